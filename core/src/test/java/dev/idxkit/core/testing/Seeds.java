@@ -1,0 +1,48 @@
+package dev.idxkit.core.testing;
+
+import java.util.SplittableRandom;
+
+/**
+ * One seed per randomized test: {@code -Dtests.seed=N} fixes it, otherwise it is drawn once and
+ * printed, with the command that reproduces the run, whenever a test reports it.
+ */
+public final class Seeds {
+  private Seeds() {}
+
+  /** The seed for this run: {@code tests.seed} if set, else a fresh random one. */
+  public static long seed() {
+    String s = System.getProperty("tests.seed");
+    if (s != null && !s.isBlank()) {
+      return Long.parseLong(s.trim());
+    }
+    return new SplittableRandom().nextLong();
+  }
+
+  public static SplittableRandom random(long seed) {
+    return new SplittableRandom(seed);
+  }
+
+  /** A line for failure messages: the seed and how to rerun {@code testClass} with it. */
+  public static String reproduce(long seed, Class<?> testClass) {
+    String module = moduleOf(testClass);
+    return "seed "
+        + seed
+        + " (reproduce: ./mvnw -B -pl "
+        + module
+        + " -am verify -Dsurefire.failIfNoSpecifiedTests=false -Dtest="
+        + testClass.getSimpleName()
+        + " -Dtests.seed="
+        + seed
+        + ")";
+  }
+
+  private static String moduleOf(Class<?> c) {
+    String path = c.getProtectionDomain().getCodeSource().getLocation().getPath();
+    for (String m : new String[] {"src-test", "idxbuild", "loader", "cli", "jmh", "core"}) {
+      if (path.contains("/" + m + "/target/")) {
+        return m;
+      }
+    }
+    return "core";
+  }
+}
