@@ -1,0 +1,726 @@
+package dev.idxkit.core.txn;
+
+import dev.idxkit.core.CorruptDatabaseException;
+import dev.idxkit.core.Durability;
+import dev.idxkit.core.IdxkitException;
+import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.io.AsyncWriter;
+import dev.idxkit.core.io.PageFile;
+import dev.idxkit.core.meta.FreeList;
+import dev.idxkit.core.meta.MetaCodec;
+import dev.idxkit.core.meta.MetaEdits;
+import dev.idxkit.core.meta.MetaFile;
+import dev.idxkit.core.meta.MetaState;
+import dev.idxkit.core.page.Page;
+import dev.idxkit.core.page.PageAccess;
+import dev.idxkit.core.page.PageType;
+import dev.idxkit.core.wal.Wal;
+import dev.idxkit.core.wal.WalReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.regex.Pattern;
+
+/**
+ * Pages, durability and visibility for one database directory: the area page files, the meta slots,
+ * the write-ahead log, and the locks that give one writer and many readers.
+ *
+ * <p>Directory: {@code meta} (two slots), {@code wal}, {@code lock}, one {@code <area>.area} page
+ * file per area. Page numbers are area-relative and page 0 of each file is its {@link AreaHeader}.
+ *
+ * <p>How a page is found: a transaction's own copy first, then the latest committed image still in
+ * the log (kept in memory, keyed by area and page, like SQLite's WAL index), then the area file
+ * through its mapping.
+ *
+ * <p>Writes: a {@link StoreTxn} copies the pages it changes, and at commit appends them and its
+ * meta edits to the log, then installs them as the committed images under the visibility write
+ * lock, so readers (holding the read lock for one operation) see all of a commit or none of it. A
+ * {@link #checkpoint} copies the committed images home in page order with several writes in flight,
+ * fsyncs the areas, writes the next meta slot, and cuts the log. Bulk writers ({@link BulkWrite})
+ * bypass the log: they only write pages that no published meta references, and make them live with
+ * one meta write.
+ *
+ * <p>Recovery at open: the newest valid meta slot, then every committed log transaction after its
+ * checkpoint LSN, then (read-write opens) a checkpoint. Memory: the committed images (bounded by
+ * {@code checkpointBytes} of log) plus a small buffer pool.
+ */
+public final class Store implements AutoCloseable {
+  private static final Pattern AREA_NAME = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+  private final Path dir;
+  private final StoreOptions options;
+  private final DirectoryLock lock;
+  private final MetaFile metaFile;
+  private final Wal wal;
+  private final int pageSize;
+  private final PagePool pool;
+  final Semaphore writer = new Semaphore(1);
+  private final ReentrantReadWriteLock visibility = new ReentrantReadWriteLock();
+  private final HashMap<Long, PageBuffer> committed = new HashMap<>();
+  private volatile PageFile[] areas = new PageFile[0];
+  private volatile MetaState current;
+  List<FreeList> free;
+  private volatile long[] freeCounts = new long[0];
+  private long lastLsn;
+  private boolean metaDirty;
+  private AsyncWriter homeWriter;
+  private ScheduledExecutorService flusher;
+  private volatile boolean closed;
+  private final WalReader.Result recovery;
+
+  private Store(
+      Path dir,
+      StoreOptions options,
+      DirectoryLock lock,
+      MetaFile metaFile,
+      MetaCodec.Decoded meta,
+      int pageSize) {
+    this.dir = dir;
+    this.options = options;
+    this.lock = lock;
+    this.metaFile = metaFile;
+    this.pageSize = pageSize;
+    this.pool = new PagePool(pageSize, 1024);
+    this.current = meta.state();
+    this.free = new ArrayList<>(meta.free());
+    this.lastLsn = meta.state().checkpointLsn();
+    for (int a = 0; a < current.areaSlots(); a++) {
+      String name = current.areaName(a);
+      if (name != null) {
+        openArea(a, name, false);
+      }
+    }
+    this.wal = Wal.open(dir.resolve("wal"), pageSize, options.readOnly());
+    this.recovery = recover();
+  }
+
+  /** Creates a database directory (absent or empty) with the given areas and catalog. */
+  public static Store create(
+      Path dir, StoreOptions options, Map<Integer, String> initialAreas, byte[] catalog) {
+    try {
+      Files.createDirectories(dir);
+      try (var entries = Files.list(dir)) {
+        if (entries.findAny().isPresent()) {
+          throw new InvalidInputException(
+              "cannot create database " + dir + ": directory is not empty");
+        }
+      }
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot create database directory " + dir, e);
+    }
+    UUID id = UUID.randomUUID();
+    MetaState.Builder b = MetaState.builder(id, options.pageSize()).generation(1).catalog(catalog);
+    for (var e : initialAreas.entrySet()) {
+      checkAreaName(e.getValue());
+      b.area(e.getKey(), e.getValue());
+      writeAreaFile(dir, options.pageSize(), e.getKey(), e.getValue(), id);
+    }
+    MetaState m = b.build();
+    MetaFile.create(dir.resolve("meta"), 1, MetaCodec.encode(m, List.of())).close();
+    Wal w = Wal.open(dir.resolve("wal"), options.pageSize(), false);
+    w.reset();
+    w.close();
+    return open(dir, options);
+  }
+
+  /** Opens a database directory, recovering committed work from the log. */
+  public static Store open(Path dir, StoreOptions options) {
+    if (!Files.isDirectory(dir)) {
+      throw new InvalidInputException("no database at " + dir + " (not a directory)");
+    }
+    if (!Files.exists(dir.resolve("meta"))) {
+      throw new InvalidInputException("no database at " + dir + " (no meta file)");
+    }
+    DirectoryLock lock = DirectoryLock.acquire(dir, options.readOnly());
+    MetaFile mf = null;
+    try {
+      mf = MetaFile.open(dir.resolve("meta"), options.readOnly());
+      MetaCodec.Decoded meta;
+      try {
+        meta = MetaCodec.decode(mf.readCurrent());
+      } catch (IllegalArgumentException e) {
+        throw new CorruptDatabaseException(mf.path(), e.getMessage());
+      }
+      int pageSize = meta.state().pageSize();
+      Page.checkSize(pageSize);
+      return new Store(dir, options, lock, mf, meta, pageSize);
+    } catch (RuntimeException e) {
+      if (mf != null) {
+        mf.close();
+      }
+      lock.close();
+      throw e;
+    }
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public int pageSize() {
+    return pageSize;
+  }
+
+  public boolean readOnly() {
+    return options.readOnly();
+  }
+
+  public StoreOptions options() {
+    return options;
+  }
+
+  /** The latest committed meta; take it under {@link #readLock()} for a consistent view. */
+  public MetaState meta() {
+    return current;
+  }
+
+  /** What recovery found in the log at open. */
+  public WalReader.Result recovery() {
+    return recovery;
+  }
+
+  public long lastLsn() {
+    return lastLsn;
+  }
+
+  public long walBytes() {
+    return wal.size();
+  }
+
+  /** Bytes of committed page images held in memory until the next checkpoint. */
+  public long committedImages() {
+    Lock r = visibility.readLock();
+    r.lock();
+    try {
+      return (long) committed.size() * pageSize;
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /** Free pages per area as of the last commit, publish or checkpoint. */
+  public long freePages(int area) {
+    long[] c = freeCounts;
+    return area < c.length ? c[area] : 0;
+  }
+
+  /** Held for the length of one read operation: commits and checkpoints wait for it. */
+  public Lock readLock() {
+    return visibility.readLock();
+  }
+
+  /** A read-only view of an area's committed pages; valid under {@link #readLock()}. */
+  public PageAccess committedPages(int area) {
+    return new CommittedPages(area);
+  }
+
+  /** Starts the one write transaction; waits while another is open. */
+  public StoreTxn begin(Durability durability) {
+    checkWritable();
+    acquireWriter();
+    return new StoreTxn(this, durability == null ? options.durability() : durability);
+  }
+
+  /**
+   * Starts a bulk write session: waits for the writer, checkpoints so the published meta is the
+   * current state, and holds the writer until closed.
+   */
+  public BulkWrite beginBulk() {
+    checkWritable();
+    acquireWriter();
+    try {
+      checkpointLocked();
+      return new BulkWrite(this);
+    } catch (RuntimeException e) {
+      writer.release();
+      throw e;
+    }
+  }
+
+  /** Copies committed log pages home and writes a meta slot; waits for the writer. */
+  public void checkpoint() {
+    checkWritable();
+    acquireWriter();
+    try {
+      checkpointLocked();
+    } finally {
+      writer.release();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    acquireWriter();
+    try {
+      if (closed) {
+        return;
+      }
+      try {
+        if (!options.readOnly()) {
+          checkpointLocked();
+        }
+      } finally {
+        closed = true;
+        if (flusher != null) {
+          flusher.shutdownNow();
+        }
+        if (homeWriter != null) {
+          homeWriter.close();
+        }
+        for (PageFile f : areas) {
+          if (f != null) {
+            f.close();
+          }
+        }
+        wal.close();
+        metaFile.close();
+        lock.close();
+      }
+    } finally {
+      writer.release();
+    }
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
+  // ---- used by StoreTxn and BulkWrite (same package) ----
+
+  Page readCommitted(int area, long pageNo) {
+    PageBuffer b = committed.get(key(area, pageNo));
+    if (b != null) {
+      return b.page;
+    }
+    return areaFile(area).read(pageNo);
+  }
+
+  PageFile areaFile(int area) {
+    PageFile[] a = areas;
+    if (area < 0 || area >= a.length || a[area] == null) {
+      throw new InvalidInputException("no area " + area + " in " + dir);
+    }
+    return a[area];
+  }
+
+  PagePool pool() {
+    return pool;
+  }
+
+  /** Installs a commit: appends it to the log, then makes it visible. Returns the log offset. */
+  long commit(StoreTxn txn, List<PageBuffer> pages, byte[] edits, MetaState next) {
+    long lsn = lastLsn + 1;
+    List<Page> images = new ArrayList<>(pages.size());
+    for (PageBuffer b : pages) {
+      b.page.seal(lsn);
+      images.add(b.page);
+    }
+    long end = wal.append(lsn, images, edits);
+    lastLsn = lsn;
+    Lock w = visibility.writeLock();
+    w.lock();
+    try {
+      for (PageBuffer b : pages) {
+        PageBuffer old = committed.put(key(b.page.areaId(), b.page.pageNo()), b);
+        pool.release(old);
+      }
+      txn.applyFrees(free);
+      current = next;
+      metaDirty = true;
+      countFree();
+    } finally {
+      w.unlock();
+    }
+    return end;
+  }
+
+  void afterCommit(long walEnd, Durability durability) {
+    switch (durability) {
+      case SYNC -> wal.sync(walEnd);
+      case ASYNC -> scheduleFlush();
+      case OFF -> {}
+    }
+  }
+
+  /** Called by the committer while it still holds the writer. */
+  void maybeCheckpoint() {
+    if (wal.size() > options.checkpointBytes()) {
+      checkpointLocked();
+    }
+  }
+
+  /** Publishes a bulk session's meta: one meta write, then the new state becomes visible. */
+  void publish(MetaState.Builder next, List<FreeList> nextFree) {
+    MetaState m = next.generation(current.generation() + 1).checkpointLsn(lastLsn).build();
+    metaFile.write(m.generation(), MetaCodec.encode(m, nextFree));
+    Lock w = visibility.writeLock();
+    w.lock();
+    try {
+      current = m;
+      free = nextFree;
+      countFree();
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /** Creates an area file for a new area (DDL); the area is live once its edit commits. */
+  void createAreaFile(int area, String name) {
+    checkAreaName(name);
+    Path file = dir.resolve(name + ".area");
+    if (area < areas.length && areas[area] != null) {
+      throw new IllegalStateException("area " + area + " already exists");
+    }
+    // A file left by a DDL transaction that never committed is not referenced by any meta.
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot replace unreferenced area file " + file, e);
+    }
+    writeAreaFile(dir, pageSize, area, name, current.dbId());
+    openArea(area, name, true);
+  }
+
+  /** Forgets and deletes an area file whose creating transaction rolled back. */
+  void discardArea(int area) {
+    PageFile f = areas[area];
+    if (f == null) {
+      return;
+    }
+    PageFile[] a = areas.clone();
+    a[area] = null;
+    areas = a;
+    f.close();
+    try {
+      Files.deleteIfExists(f.path());
+    } catch (IOException e) {
+      // An unreferenced file; the next DDL creating this area replaces it.
+    }
+  }
+
+  void acquireWriter() {
+    try {
+      writer.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IdxkitException("interrupted while waiting for the database writer", e);
+    }
+    if (closed) {
+      writer.release();
+      throw new IllegalStateException("database " + dir + " is closed");
+    }
+  }
+
+  void checkpointLocked() {
+    if (options.readOnly()) {
+      return;
+    }
+    if (!metaDirty && committed.isEmpty() && wal.size() <= Wal.HEADER_SIZE) {
+      return;
+    }
+    wal.syncAll();
+    boolean[] touched = writeHome();
+    for (int a = 0; a < touched.length; a++) {
+      if (touched[a]) {
+        areaFile(a).sync();
+      }
+    }
+    MetaState next =
+        current.toBuilder().generation(current.generation() + 1).checkpointLsn(lastLsn).build();
+    metaFile.write(next.generation(), MetaCodec.encode(next, free));
+    wal.reset();
+    Lock w = visibility.writeLock();
+    w.lock();
+    try {
+      current = next;
+      for (PageBuffer b : committed.values()) {
+        pool.release(b);
+      }
+      committed.clear();
+      metaDirty = false;
+    } finally {
+      w.unlock();
+    }
+  }
+
+  // ---- internals ----
+
+  private void countFree() {
+    long[] c = new long[free.size()];
+    for (int a = 0; a < c.length; a++) {
+      c[a] = free.get(a).pageCount();
+    }
+    freeCounts = c;
+  }
+
+  /**
+   * Writes the committed images home in (area, page) order, coalescing consecutive pages into large
+   * writes that run several at a time. Returns which areas were written.
+   */
+  private boolean[] writeHome() {
+    boolean[] touched = new boolean[areas.length];
+    if (committed.isEmpty()) {
+      return touched;
+    }
+    long[] keys = committed.keySet().stream().mapToLong(Long::longValue).toArray();
+    Arrays.sort(keys);
+    if (homeWriter == null) {
+      homeWriter = new AsyncWriter(8, Math.max(pageSize, 1 << 20), 4);
+    }
+    ByteBuffer buf = null;
+    int bufArea = -1;
+    long bufStart = -1;
+    long next = -1;
+    for (long k : keys) {
+      int area = areaOf(k);
+      long page = pageOf(k);
+      touched[area] = true;
+      if (buf != null && (area != bufArea || page != next || !buf.hasRemaining())) {
+        buf.flip();
+        homeWriter.submit(areaFile(bufArea), bufStart, buf);
+        buf = null;
+      }
+      if (buf == null) {
+        buf = homeWriter.acquire();
+        buf.limit(buf.capacity() - buf.capacity() % pageSize);
+        bufArea = area;
+        bufStart = page;
+      }
+      ByteBuffer src = committed.get(k).buffer.duplicate().clear();
+      buf.put(src);
+      next = page + 1;
+    }
+    buf.flip();
+    homeWriter.submit(areaFile(bufArea), bufStart, buf);
+    homeWriter.flush();
+    return touched;
+  }
+
+  private WalReader.Result recover() {
+    MetaState.Builder b = current.toBuilder();
+    WalReader.Result r;
+    try {
+      r =
+          WalReader.recover(
+              wal,
+              current.checkpointLsn(),
+              new WalReader.Replay() {
+                @Override
+                public void page(int area, long pageNo, Page image) {
+                  PageBuffer buf = pool.acquire();
+                  buf.page.copyFrom(image);
+                  pool.release(committed.put(key(area, pageNo), buf));
+                }
+
+                @Override
+                public void commit(long lsn, byte[] edits) {
+                  try {
+                    MetaEdits.replay(edits, b, free);
+                  } catch (IllegalArgumentException e) {
+                    throw new CorruptDatabaseException(
+                        wal.path(), "transaction " + lsn + ": " + e.getMessage());
+                  }
+                  // Areas created by a replayed DDL transaction.
+                  for (int a = 0; a < b.areaSlots(); a++) {
+                    String name = b.areaName(a);
+                    if (name != null && (a >= areas.length || areas[a] == null)) {
+                      openArea(a, name, false);
+                    }
+                  }
+                }
+              },
+              options.readOnly());
+    } catch (RuntimeException e) {
+      closeFilesAfterFailedOpen();
+      throw e;
+    }
+    current = b.build();
+    countFree();
+    lastLsn = Math.max(lastLsn, r.lastLsn());
+    metaDirty = r.transactions() > 0;
+    checkAreaLengths();
+    if (!options.readOnly()) {
+      if (!r.headerValid()) {
+        wal.reset();
+      }
+      try {
+        checkpointLocked();
+      } catch (RuntimeException e) {
+        closeFilesAfterFailedOpen();
+        throw e;
+      }
+    }
+    return r;
+  }
+
+  /** An area file shorter than its high-water mark lost pages the meta references. */
+  private void checkAreaLengths() {
+    for (int a = 0; a < areas.length; a++) {
+      PageFile f = areas[a];
+      if (f == null) {
+        continue;
+      }
+      long hwm = current.hwm(a);
+      long have = f.sizeInPages();
+      // Pages above the file end may still be in the log; only those must be present there.
+      for (long p = have; p < hwm; p++) {
+        if (!committed.containsKey(key(a, p))) {
+          closeFilesAfterFailedOpen();
+          throw new CorruptDatabaseException(
+              f.path(),
+              "file has " + have + " pages but the database uses " + hwm + " (file truncated?)");
+        }
+      }
+    }
+  }
+
+  private void closeFilesAfterFailedOpen() {
+    for (PageFile f : areas) {
+      if (f != null) {
+        f.close();
+      }
+    }
+    wal.close();
+    metaFile.close();
+    lock.close();
+  }
+
+  private void openArea(int area, String name, boolean created) {
+    PageFile f = PageFile.open(dir.resolve(name + ".area"), pageSize, false, options.readOnly());
+    try {
+      AreaHeader.verify(f, area, name, current.dbId());
+    } catch (RuntimeException e) {
+      f.close();
+      throw e;
+    }
+    PageFile[] a = Arrays.copyOf(areas, Math.max(areas.length, area + 1));
+    a[area] = f;
+    areas = a;
+  }
+
+  private static void writeAreaFile(Path dir, int pageSize, int area, String name, UUID dbId) {
+    PageFile f = PageFile.open(dir.resolve(name + ".area"), pageSize, true, false);
+    try {
+      ByteBuffer b = ByteBuffer.allocateDirect(pageSize);
+      Page p = new Page(net.openhft.chronicle.bytes.BytesStore.wrap(b), 0, pageSize);
+      AreaHeader.format(p, area, name, dbId);
+      f.write(0, b);
+      f.sync();
+    } finally {
+      f.close();
+    }
+  }
+
+  private static void checkAreaName(String name) {
+    if (name == null || !AREA_NAME.matcher(name).matches()) {
+      throw new InvalidInputException(
+          "area name : " + name + " (expected: lower-case letters, digits and _, at most 63)");
+    }
+  }
+
+  private void scheduleFlush() {
+    synchronized (this) {
+      if (flusher == null) {
+        flusher =
+            Executors.newSingleThreadScheduledExecutor(
+                r -> {
+                  Thread t = new Thread(r, "idxkit-wal-flush");
+                  t.setDaemon(true);
+                  return t;
+                });
+        flusher.scheduleWithFixedDelay(
+            () -> {
+              if (!closed) {
+                try {
+                  wal.syncAll();
+                } catch (RuntimeException e) {
+                  // The next commit or checkpoint fsync reports the failure to a caller.
+                }
+              }
+            },
+            options.asyncFlushMillis(),
+            options.asyncFlushMillis(),
+            TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  private void checkWritable() {
+    if (options.readOnly()) {
+      throw new IllegalStateException("database " + dir + " is open read-only");
+    }
+  }
+
+  static long key(int area, long page) {
+    return ((long) area << 48) | page;
+  }
+
+  static int areaOf(long key) {
+    return (int) (key >>> 48);
+  }
+
+  static long pageOf(long key) {
+    return key & ((1L << 48) - 1);
+  }
+
+  /** Committed pages of one area, read-only. */
+  private final class CommittedPages implements PageAccess {
+    private final int area;
+
+    CommittedPages(int area) {
+      this.area = area;
+    }
+
+    @Override
+    public int pageSize() {
+      return pageSize;
+    }
+
+    @Override
+    public int areaId() {
+      return area;
+    }
+
+    @Override
+    public String name() {
+      return areaFile(area).path().toString();
+    }
+
+    @Override
+    public Page read(long pageNo) {
+      return readCommitted(area, pageNo);
+    }
+
+    @Override
+    public Page write(long pageNo) {
+      throw new UnsupportedOperationException("read-only view of " + name());
+    }
+
+    @Override
+    public Page allocate(PageType type) {
+      throw new UnsupportedOperationException("read-only view of " + name());
+    }
+
+    @Override
+    public void free(long pageNo) {
+      throw new UnsupportedOperationException("read-only view of " + name());
+    }
+  }
+}
