@@ -80,6 +80,7 @@ public final class Store implements AutoCloseable {
   private AsyncWriter homeWriter;
   private ScheduledExecutorService flusher;
   private volatile boolean closed;
+  private volatile CheckpointStats lastCheckpoint = CheckpointStats.NONE;
   private final WalReader.Result recovery;
 
   private Store(
@@ -193,6 +194,11 @@ public final class Store implements AutoCloseable {
     return recovery;
   }
 
+  /** Timings of the most recent checkpoint. */
+  public CheckpointStats lastCheckpoint() {
+    return lastCheckpoint;
+  }
+
   public long lastLsn() {
     return lastLsn;
   }
@@ -226,6 +232,31 @@ public final class Store implements AutoCloseable {
   /** A read-only view of an area's committed pages; valid under {@link #readLock()}. */
   public PageAccess committedPages(int area) {
     return new CommittedPages(area);
+  }
+
+  /**
+   * The committed state as of now: take it, and read through it, under {@link #readLock()}. The
+   * pages it returns are those committed when each is read; holding the read lock keeps them from
+   * changing.
+   */
+  public View committedView() {
+    MetaState m = current;
+    return new View() {
+      @Override
+      public PageAccess pages(int area) {
+        return committedPages(area);
+      }
+
+      @Override
+      public dev.idxkit.core.meta.TableState table(int id) {
+        return m.table(id);
+      }
+
+      @Override
+      public dev.idxkit.core.meta.IndexState index(int id) {
+        return m.index(id);
+      }
+    };
   }
 
   /** Starts the one write transaction; waits while another is open. */
@@ -435,17 +466,24 @@ public final class Store implements AutoCloseable {
     if (!metaDirty && committed.isEmpty() && wal.size() <= Wal.HEADER_SIZE) {
       return;
     }
+    long t0 = System.nanoTime();
     wal.syncAll();
+    long t1 = System.nanoTime();
+    int pages = committed.size();
     boolean[] touched = writeHome();
     for (int a = 0; a < touched.length; a++) {
       if (touched[a]) {
         areaFile(a).sync();
       }
     }
+    long t2 = System.nanoTime();
     MetaState next =
         current.toBuilder().generation(current.generation() + 1).checkpointLsn(lastLsn).build();
     metaFile.write(next.generation(), MetaCodec.encode(next, free));
     wal.reset();
+    lastCheckpoint =
+        new CheckpointStats(
+            pages, (long) pages * pageSize, t1 - t0, t2 - t1, System.nanoTime() - t2);
     Lock w = visibility.writeLock();
     w.lock();
     try {

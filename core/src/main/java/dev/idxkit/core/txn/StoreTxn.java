@@ -27,7 +27,7 @@ import java.util.List;
  *
  * <p>Memory: one pooled direct buffer per page changed. Not thread-safe: one thread at a time.
  */
-public final class StoreTxn implements AutoCloseable {
+public final class StoreTxn implements View, AutoCloseable {
   private enum State {
     ACTIVE,
     COMMITTED,
@@ -52,6 +52,7 @@ public final class StoreTxn implements AutoCloseable {
   }
 
   /** Pages of one area as this transaction sees them: its own changes over the committed state. */
+  @Override
   public PageAccess pages(int area) {
     checkActive();
     if (area >= views.length) {
@@ -64,10 +65,12 @@ public final class StoreTxn implements AutoCloseable {
     return views[area];
   }
 
+  @Override
   public TableState table(int id) {
     return meta.table(id);
   }
 
+  @Override
   public IndexState index(int id) {
     return meta.index(id);
   }
