@@ -1,7 +1,5 @@
 package dev.idxkit.core.key;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.idxkit.core.testing.Seeds;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -60,9 +58,10 @@ class KeyOrderPropertyTest {
       keys[r] = encoder.encode(rows[r]);
       Object[] decoded = encoder.decode(keys[r], 0, keys[r].length);
       Object[] expected = Arrays.stream(rows[r]).map(RandomValues::normalized).toArray();
-      assertThat(Arrays.deepEquals(decoded, expected))
-          .as("decode(encode(%s)) = %s in %s", show(rows[r]), show(decoded), layout)
-          .isTrue();
+      if (!Arrays.deepEquals(decoded, expected)) {
+        throw new AssertionError(
+            "decode(encode(" + show(rows[r]) + ")) = " + show(decoded) + " in " + layout);
+      }
     }
     for (int a = 0; a < rows.length; a++) {
       for (int b = 0; b < rows.length; b++) {
@@ -76,8 +75,11 @@ class KeyOrderPropertyTest {
         }
         long pa = Keys.prefix8(keys[a], 0, keys[a].length);
         long pb = Keys.prefix8(keys[b], 0, keys[b].length);
-        if (pa != pb) {
-          assertThat(Integer.signum(Long.compareUnsigned(pa, pb))).isEqualTo(got);
+        if (pa != pb && Integer.signum(Long.compareUnsigned(pa, pb)) != got) {
+          throw new AssertionError(
+              String.format(
+                  "prefix8 %016x vs %016x disagrees with byte order %d (%s vs %s)",
+                  pa, pb, got, hex(keys[a]), hex(keys[b])));
         }
       }
     }
@@ -105,12 +107,12 @@ class KeyOrderPropertyTest {
         boolean inRange =
             Keys.compare(keys[r], prefix) >= 0
                 && (upper == null || Keys.compare(keys[r], upper) < 0);
-        assertThat(startsWith)
-            .as("%s starts with prefix of %s in %s", show(rows[r]), show(lead), layout)
-            .isEqualTo(shares);
-        assertThat(inRange)
-            .as("%s in prefix range of %s in %s", show(rows[r]), show(lead), layout)
-            .isEqualTo(shares);
+        if (startsWith != shares || inRange != shares) {
+          throw new AssertionError(
+              String.format(
+                  "%s vs prefix %s in %s: shares %b, starts with %b, in range %b",
+                  show(rows[r]), show(lead), layout, shares, startsWith, inRange));
+        }
       }
     }
   }
