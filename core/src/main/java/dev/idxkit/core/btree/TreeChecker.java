@@ -44,7 +44,9 @@ final class TreeChecker {
   private long rootNo;
   private long[] pagesPerLevel = new long[0];
 
-  // The leaf chain so far.
+  // The leaf chain so far; UNKNOWN after a page that was not examined (unreadable, broken
+  // header, reached twice), whose leaves are not known: one problem is reported, not its echoes.
+  private static final long UNKNOWN = -1;
   private long prevLeaf;
   private long prevLeafRight;
   private byte[] prevLast;
@@ -73,7 +75,7 @@ final class TreeChecker {
       height = level + 1;
       pagesPerLevel = new long[height];
       visit(root, p, level, null, null, "root");
-      if (prevLeaf != 0 && prevLeafRight != 0) {
+      if (prevLeaf != 0 && prevLeaf != UNKNOWN && prevLeafRight != 0) {
         report(prevLeaf, "last leaf", "right sibling " + prevLeafRight + " (expected: 0)");
       }
     }
@@ -93,6 +95,7 @@ final class TreeChecker {
 
   private void visit(long no, Page p, int level, byte[] lo, byte[] hi, String from) {
     if (!checkHeader(no, p, level, from)) {
+      prevLeaf = UNKNOWN;
       return;
     }
     pagesPerLevel[level]++;
@@ -106,6 +109,7 @@ final class TreeChecker {
   private Page read(long no, String from) {
     if (!seen.add(no)) {
       report(no, from, "reached twice (expected: every page has one parent)");
+      prevLeaf = UNKNOWN;
       return null;
     }
     try {
@@ -115,6 +119,8 @@ final class TreeChecker {
     } catch (RuntimeException e) {
       report(no, from, "cannot be read: " + e);
     }
+    // Leaves under it are missing from the chain: the next leaf's links cannot be judged.
+    prevLeaf = UNKNOWN;
     return null;
   }
 
@@ -197,10 +203,10 @@ final class TreeChecker {
     }
 
     long left = Node.leftSibling(p);
-    if (left != prevLeaf) {
+    if (prevLeaf != UNKNOWN && left != prevLeaf) {
       report(no, from, "left sibling " + left + " (expected: " + prevLeaf + ")");
     }
-    if (prevLeaf != 0 && prevLeafRight != no) {
+    if (prevLeaf != 0 && prevLeaf != UNKNOWN && prevLeafRight != no) {
       report(
           prevLeaf,
           "leaf before " + no,
