@@ -34,6 +34,11 @@ import net.openhft.chronicle.bytes.BytesStore;
  * <p>Memory: two pages of scratch per tree object and the descent path (O(height)). Lookups and
  * cursors allocate nothing per entry or comparison.
  *
+ * <p>Atomicity comes from the caller's transaction ({@link PageAccess#write} pages are private
+ * copies until commit): an insert or delete that fails midway (an I/O error) may leave pages half
+ * changed, so the caller rolls the transaction back and opens a new {@code BTree} on the root it
+ * had persisted.
+ *
  * <p>Concurrency: a {@code BTree} object belongs to one thread; mutations need the database's
  * writer. Any modification invalidates every open {@link TreeCursor} of this object (using one then
  * throws {@link IllegalStateException}; the caller seeks again).
@@ -238,6 +243,14 @@ public final class BTree {
    * numbers) instead of throwing; see {@link TreeChecker}.
    */
   public TreeStats check(Consumer<String> problems) {
+    return check(pages, root, problems);
+  }
+
+  /**
+   * {@link #check(Consumer)} for a tree that may not even open: a root that fails its checksum or
+   * is not a tree page is reported like any other page.
+   */
+  public static TreeStats check(PageAccess pages, long root, Consumer<String> problems) {
     return new TreeChecker(pages, problems).run(root);
   }
 

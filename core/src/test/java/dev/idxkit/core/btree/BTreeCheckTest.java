@@ -170,6 +170,19 @@ class BTreeCheckTest {
   }
 
   @Test
+  void unreadableRootIsReportedWithoutOpeningTheTree() {
+    long root = tree.root();
+    damage(root).putU8(Node.HEADER_SIZE + 1, 0x77);
+    assertThatThrownBy(() -> new BTree(pages, root, "damaged"))
+        .isInstanceOf(CorruptPageException.class);
+    TreeStats s = BTree.check(pages, root, problems::add);
+    assertThat(problems).hasSize(1);
+    assertThat(problems.get(0)).startsWith("page " + root + " (root)").contains("checksum");
+    assertThat(s.entries()).isZero();
+    assertThat(s.problems()).isEqualTo(1);
+  }
+
+  @Test
   void unreadableBranchIsReported() {
     long root = tree.root();
     long branch = Node.child(pages.read(root), 1);
