@@ -31,8 +31,8 @@ import net.openhft.chronicle.bytes.BytesStore;
  * and rebalances ({@link Rebalancer}): an emptied leaf is unlinked and freed, an underfull page is
  * merged into a neighbour when both fit, and a root branch left with one child is collapsed.
  *
- * <p>Memory: two pages of scratch per tree object and the descent path (O(height)). Lookups and
- * cursors allocate nothing per entry or comparison.
+ * <p>Memory: one scratch page per tree object (split and compaction copies) and the descent path
+ * (O(height)). Lookups, cursor steps and inserts that do not split allocate nothing.
  *
  * <p>Atomicity comes from the caller's transaction ({@link PageAccess#write} pages are private
  * copies until commit): an insert or delete that fails midway (an I/O error) may leave pages half
@@ -40,8 +40,9 @@ import net.openhft.chronicle.bytes.BytesStore;
  * had persisted.
  *
  * <p>Concurrency: a {@code BTree} object belongs to one thread; mutations need the database's
- * writer. Any modification invalidates every open {@link TreeCursor} of this object (using one then
- * throws {@link IllegalStateException}; the caller seeks again).
+ * writer. Any modification invalidates every open {@link TreeCursor} of this object ({@code
+ * valid()} turns false and reading or moving one throws {@link IllegalStateException}; the caller
+ * seeks again).
  */
 public final class BTree {
   final PageAccess pages;

@@ -27,7 +27,7 @@ class BTreeModelTest {
 
   @Test
   void smallPages() {
-    run(4096, 200_000 * MULTIPLIER);
+    run(4096, 150_000 * MULTIPLIER);
   }
 
   @Test
