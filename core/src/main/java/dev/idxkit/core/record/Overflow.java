@@ -54,6 +54,12 @@ public final class Overflow {
   public static final int STUB_LENGTH = 12;
 
   static final int OFF_NEXT = 24;
+
+  /** The page after {@code p} in its chain, 0 at the end (for page accounting). */
+  public static long nextPage(Page p) {
+    return p.getLong(OFF_NEXT);
+  }
+
   static final int OFF_USED = 32;
   static final int OFF_VERSION = 36;
 

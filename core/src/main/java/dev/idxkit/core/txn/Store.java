@@ -33,6 +33,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -257,6 +258,35 @@ public final class Store implements AutoCloseable {
         return m.index(id);
       }
     };
+  }
+
+  /**
+   * Runs {@code inspect} with the writer held, so nothing commits or checkpoints meanwhile; it gets
+   * copies of the free lists (one per area). For consistency checks.
+   */
+  public <T> T inspect(Function<List<FreeList>, T> inspect) {
+    acquireWriter();
+    try {
+      List<FreeList> copies = new ArrayList<>();
+      for (FreeList f : free) {
+        copies.add(f == null ? new FreeList() : f.copy());
+      }
+      return inspect.apply(copies);
+    } finally {
+      writer.release();
+    }
+  }
+
+  /**
+   * Reads a page checking its checksum even if it was verified before (a check wants the bytes on
+   * disk now). Committed images still in the log were verified when written or recovered.
+   */
+  public void verifyPage(int area, long pageNo) {
+    if (committed.containsKey(key(area, pageNo))) {
+      return;
+    }
+    PageFile f = areaFile(area);
+    f.verify(f.view(pageNo), pageNo);
   }
 
   /** Starts the one write transaction; waits while another is open. */

@@ -29,7 +29,7 @@ public final class Seeds {
         + seed
         + " (reproduce: ./mvnw -B -pl "
         + module
-        + " -am verify -Dsurefire.failIfNoSpecifiedTests=false -Dtest="
+        + " -am verify -Dspotless.check.skip=true -Dsurefire.failIfNoSpecifiedTests=false -Dtest="
         + testClass.getSimpleName()
         + " -Dtests.seed="
         + seed
