@@ -1,5 +1,6 @@
 package dev.idxkit.core.txn;
 
+import dev.idxkit.core.btree.PageSink;
 import dev.idxkit.core.io.AsyncWriter;
 import dev.idxkit.core.meta.FreeList;
 import dev.idxkit.core.meta.MetaEdits;
@@ -37,6 +38,8 @@ public final class BulkWrite implements AutoCloseable {
   private MetaState.Builder meta;
   private List<FreeList> free;
   private final List<Long> pendingFree = new ArrayList<>();
+  private final java.util.Set<Stream> openStreams =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   private boolean[] touched = new boolean[0];
   private boolean closed;
 
@@ -105,26 +108,48 @@ public final class BulkWrite implements AutoCloseable {
   /** A sequential page writer into {@code area}; one thread per stream. */
   public Stream stream(int area) {
     store.areaFile(area);
-    return new Stream(area);
+    Stream s = new Stream(area);
+    synchronized (this) {
+      openStreams.add(s);
+    }
+    return s;
   }
 
   /** Writes, fsyncs and publishes everything so far in one meta write. */
   public void publish() {
     checkOpen();
+    List<Stream> streams;
+    synchronized (this) {
+      streams = new ArrayList<>(openStreams);
+    }
+    for (Stream st : streams) {
+      st.submitBuffered();
+    }
     writer.flush();
     syncTouched();
     List<FreeList> next;
+    List<FreeList> mine;
     synchronized (this) {
-      next = copy(free);
+      mine = copy(free);
       for (long k : pendingFree) {
-        MetaEdits.freeList(next, Store.areaOf(k)).add(Store.pageOf(k));
+        MetaEdits.freeList(mine, Store.areaOf(k)).add(Store.pageOf(k));
       }
       pendingFree.clear();
+      // Pages open streams reserved but have not written are unreferenced: published as free,
+      // so a crash loses none of them, while this session keeps them for its streams.
+      next = copy(mine);
+      for (Stream st : openStreams) {
+        synchronized (st) {
+          if (st.end > st.next) {
+            MetaEdits.freeList(next, st.area).addRun(st.next, st.end - st.next);
+          }
+        }
+      }
     }
     store.publish(meta, next);
     synchronized (this) {
       meta = store.meta().toBuilder();
-      free = copy(next);
+      free = mine;
     }
   }
 
@@ -181,7 +206,7 @@ public final class BulkWrite implements AutoCloseable {
    * from runs reserved {@value #RESERVE} at a time; consecutive pages written in order share one
    * buffer and one write. Unused reserved pages go back at {@link #close()}.
    */
-  public final class Stream implements AutoCloseable {
+  public final class Stream implements PageSink, AutoCloseable {
     private final int area;
     private final int pageSize = store.pageSize();
     private long next;
@@ -198,8 +223,13 @@ public final class BulkWrite implements AutoCloseable {
       return area;
     }
 
+    public int pageSize() {
+      return pageSize;
+    }
+
     /** A page number for a page that will be written through this stream. */
-    public long allocate() {
+    @Override
+    public synchronized long allocate() {
       if (next == end) {
         PageRun r = allocateRun(area, RESERVE);
         next = r.start();
@@ -209,7 +239,8 @@ public final class BulkWrite implements AutoCloseable {
     }
 
     /** Seals {@code page} (checksum and lsn) and writes it as {@code pageNo}. */
-    public void write(long pageNo, Page page) {
+    @Override
+    public synchronized void write(long pageNo, Page page) {
       page.seal(lsn);
       if (buf != null
           && (pageNo != bufStart + buf.position() / pageSize || buf.remaining() < pageSize)) {
@@ -230,13 +261,32 @@ public final class BulkWrite implements AutoCloseable {
       return pagesWritten;
     }
 
+    /** Gives back a page from {@link #allocate()} that will not be written after all. */
+    public synchronized void returnPage(long pageNo) {
+      if (pageNo == next - 1) {
+        next--;
+      } else {
+        returnRun(area, pageNo, 1);
+      }
+    }
+
+    /** Sends pages buffered here to the writer (publish must not miss them). */
+    synchronized void submitBuffered() {
+      if (buf != null) {
+        submit();
+      }
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
       if (buf != null) {
         submit();
       }
       returnRun(area, next, end - next);
       next = end = 0;
+      synchronized (BulkWrite.this) {
+        openStreams.remove(this);
+      }
     }
 
     private void submit() {

@@ -638,7 +638,11 @@ public final class Store implements AutoCloseable {
     return r;
   }
 
-  /** An area file shorter than its high-water mark lost pages the meta references. */
+  /**
+   * An area file shorter than its high-water mark lost pages the meta references. Pages past the
+   * end may legitimately be missing when they are free (a bulk writer reserved them and never wrote
+   * them) or when their image is still in the log.
+   */
   private void checkAreaLengths() {
     for (int a = 0; a < areas.length; a++) {
       PageFile f = areas[a];
@@ -647,13 +651,19 @@ public final class Store implements AutoCloseable {
       }
       long hwm = current.hwm(a);
       long have = f.sizeInPages();
-      // Pages above the file end may still be in the log; only those must be present there.
+      FreeList fl = a < free.size() ? free.get(a) : new FreeList();
       for (long p = have; p < hwm; p++) {
-        if (!committed.containsKey(key(a, p))) {
+        if (!committed.containsKey(key(a, p)) && !fl.contains(p)) {
           closeFilesAfterFailedOpen();
           throw new CorruptDatabaseException(
               f.path(),
-              "file has " + have + " pages but the database uses " + hwm + " (file truncated?)");
+              "file has "
+                  + have
+                  + " pages but the database uses page "
+                  + p
+                  + " (high-water mark "
+                  + hwm
+                  + "; file truncated?)");
         }
       }
     }

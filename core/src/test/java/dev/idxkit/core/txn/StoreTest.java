@@ -8,13 +8,13 @@ import dev.idxkit.core.Durability;
 import dev.idxkit.core.page.Page;
 import dev.idxkit.core.page.PageAccess;
 import dev.idxkit.core.page.PageType;
+import dev.idxkit.core.testing.CrashCopy;
 import dev.idxkit.core.wal.Wal;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
@@ -36,19 +36,6 @@ class StoreTest {
         StoreOptions.defaults().withPageSize(4096),
         Map.of(0, "data", 1, "index"),
         new byte[] {7});
-  }
-
-  /** What a crash at this instant would leave: a copy of every file but the lock. */
-  static Path crashCopy(Path dir, Path to) throws IOException {
-    Files.createDirectories(to);
-    try (var files = Files.list(dir)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (!f.getFileName().toString().equals("lock")) {
-          Files.copy(f, to.resolve(f.getFileName()));
-        }
-      }
-    }
-    return to;
   }
 
   /** Allocates a heap page holding {@code value} and registers it with table T. */
@@ -150,7 +137,7 @@ class StoreTest {
         }
       }
       assertThat(s.walBytes()).isGreaterThan(Wal.HEADER_SIZE);
-      crashCopy(dir, tmp.resolve("crash"));
+      CrashCopy.of(dir, tmp.resolve("crash"));
     }
     try (Store s = Store.open(tmp.resolve("crash"), StoreOptions.defaults())) {
       assertThat(s.recovery().transactions()).isEqualTo(20);
@@ -177,7 +164,7 @@ class StoreTest {
         lost = put(t, 2);
         t.commit();
       }
-      Path c = crashCopy(dir, tmp.resolve("crash"));
+      Path c = CrashCopy.of(dir, tmp.resolve("crash"));
       try (FileChannel ch = FileChannel.open(c.resolve("wal"), StandardOpenOption.WRITE)) {
         ch.truncate(afterFirst + (s.walBytes() - afterFirst) / 2);
       }
@@ -205,7 +192,7 @@ class StoreTest {
         put(t, 2);
         t.commit();
       }
-      Path c = crashCopy(dir, tmp.resolve("crash"));
+      Path c = CrashCopy.of(dir, tmp.resolve("crash"));
       // Damage the page image of the second transaction and re-seal the frame, so only the page's
       // own checksum can tell.
       try (FileChannel ch =
@@ -252,7 +239,7 @@ class StoreTest {
                 T,
                 new dev.idxkit.core.meta.TableState(
                     dev.idxkit.core.meta.PageRuns.EMPTY.addRun(first, 1000), 1000));
-        crashCopy(dir, tmp.resolve("before-publish"));
+        CrashCopy.of(dir, tmp.resolve("before-publish"));
         assertThat(s.meta().table(T).rows()).isZero();
         bulk.publish();
       }
@@ -342,7 +329,7 @@ class StoreTest {
     }
     assertThatThrownBy(() -> Store.open(dir, StoreOptions.defaults()))
         .hasMessageContaining("data.area")
-        .hasMessageContaining("file has 5 pages but the database uses 11");
+        .hasMessageContaining("file has 5 pages but the database uses page 5");
     // The failed open released everything: a second attempt gets the same answer, not a lock error.
     assertThatThrownBy(() -> Store.open(dir, StoreOptions.defaults()))
         .hasMessageContaining("file truncated");
