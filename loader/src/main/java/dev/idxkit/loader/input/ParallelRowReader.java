@@ -14,11 +14,11 @@ import java.util.concurrent.Future;
  * scan) and submits each one's {@link Chunk#parse()} to the executor, keeping at most {@code
  * maxInFlight} parses submitted but not yet taken; {@link #nextBatch()} waits for the oldest. So
  * the executor's threads parse while the caller cuts and consumes, output order is input order, and
- * memory is bounded by {@code maxInFlight} chunks and their batches (for CSV about {@code
- * maxInFlight * chunkBytes * 8}, a parsed row taking several times its bytes).
+ * memory is bounded by {@code maxInFlight} chunks and their parsed batches (a parsed row takes
+ * several times its bytes in the input).
  *
  * <p>The executor is the caller's: this class neither creates nor shuts it down; {@link #close()}
- * cancels the parses it submitted.
+ * cancels the parses it submitted (call it after a failure too: other parses may still run).
  */
 public final class ParallelRowReader implements AutoCloseable {
   private final RowSource source;
