@@ -661,8 +661,9 @@ public final class Values {
     if (month < 1 || month > 12) {
       throw bad(col, s, off, len, "is not a date: month " + month + " (expected 01..12)");
     }
-    int monthLength = java.time.Month.of(month).length(java.time.Year.isLeap(year));
-    if (day < 1 || day > monthLength) {
+    // Days 1..28 exist in every month: only later ones need the month's length (and a leap year).
+    if (day < 1 || (day > 28 && day > monthLength(year, month))) {
+      int monthLength = monthLength(year, month);
       throw bad(
           col,
           s,
@@ -671,6 +672,10 @@ public final class Values {
           "is not a date: day " + day + " (expected 01.." + monthLength + " for that month)");
     }
     return ((long) year << 32) | (month << 24) | (day << 16) | (i - start);
+  }
+
+  private static int monthLength(int year, int month) {
+    return java.time.Month.of(month).length(java.time.Year.isLeap(year));
   }
 
   /** Index of the first char of {@code s[i, end)} not matching {@code pattern} ('d' = digit). */

@@ -1,0 +1,392 @@
+package dev.idxkit.loader.input;
+
+import dev.idxkit.loader.input.CsvRecordIndex.Kind;
+
+/**
+ * Finds where CSV records end in raw bytes, without decoding them: the sequential part of reading a
+ * CSV file, kept small so that it runs at memory speed and the parsing (fastcsv and value
+ * conversion) can run in parallel on the chunks it delimits.
+ *
+ * <h2>Algorithm</h2>
+ *
+ * A byte state machine with RFC 4180's rules, the same ones fastcsv's strict parser applies (the
+ * chunk parser asserts that both agree on every record and line number):
+ *
+ * <ul>
+ *   <li>A quote opens a quoted field only as the field's first byte; elsewhere it is data.
+ *   <li>In a quoted field a doubled quote is a quote; a single quote closes the field and must be
+ *       followed by a delimiter, a line break or the end of the file.
+ *   <li>Outside quotes, LF, CR and CRLF end the record; inside quotes they are data, but count as
+ *       physical lines so that every record knows the line it starts on.
+ *   <li>Every byte from 0x80 up is checked to start a well-formed UTF-8 sequence ({@link Utf8}):
+ *       bad bytes mark the record {@link CsvRecordIndex.Kind#INVALID_UTF8} (its extent is still
+ *       right: no ASCII byte is part of a multi-byte sequence).
+ * </ul>
+ *
+ * <p>The scan is exact rather than speculative: chunk boundaries come from a scan that started at
+ * the beginning of the input (or at a resume point, which is a record boundary), so a boundary can
+ * never fall inside a quoted field, whatever the quotes before it. Quote parity guessing, which
+ * some parallel CSV readers use to start mid-file, is not needed because this scan is cheaper than
+ * parsing (see the loader's throughput notes).
+ *
+ * <h2>Malformed records and resynchronisation</h2>
+ *
+ * A record with a stray quote ({@code 1,"abc,2} with no closing quote, or {@code "a"b}) would, by
+ * the letter of RFC 4180, swallow the rest of the file or everything up to the next quote. Instead
+ * the scanner rejects it and resumes at the next physical line after the record's start, as a
+ * person reading the file would: one bad line costs one row. The same happens to a record longer
+ * than {@code maxRecordBytes}; if such a record has no line break within the window, the scan stops
+ * with {@link Stop#TOO_LONG} and the chunker skips to the next line break.
+ *
+ * <p>The scanner is stateless between calls: each call starts at a record boundary, and a record
+ * cut off by the end of the window is left for the next call (after the window has been refilled or
+ * grown), which rescans it from its start.
+ */
+final class CsvRecordScanner {
+  /** Why {@link #scan} returned. */
+  enum Stop {
+    /** All bytes were consumed into records. */
+    END,
+    /** The last record is cut off by the window: read more and scan it again. */
+    NEED_MORE,
+    /** A record longer than maxRecordBytes with no line break in the window. */
+    TOO_LONG
+  }
+
+  private static final byte LF = '\n';
+  private static final byte CR = '\r';
+
+  private final byte delimiter;
+  private final byte quote;
+  private final int maxRecordBytes;
+  private Stop stop;
+
+  CsvRecordScanner(char delimiter, char quote, int maxRecordBytes) {
+    this.delimiter = (byte) delimiter;
+    this.quote = (byte) quote;
+    this.maxRecordBytes = maxRecordBytes;
+  }
+
+  /** Why the last {@link #scan} returned. */
+  Stop stop() {
+    return stop;
+  }
+
+  /**
+   * Appends to {@code out} the records in {@code b[from, limit)}; {@code eof} says that no bytes
+   * follow {@code limit}. Offsets in {@code out} are indexes into {@code b}.
+   *
+   * @return the index just after the last record appended ({@code from} if none)
+   */
+  int scan(byte[] b, int from, int limit, boolean eof, CsvRecordIndex out) {
+    final byte delim = delimiter;
+    final byte q = quote;
+    int p = from;
+    record:
+    while (p < limit) {
+      final int start = p;
+      int breaks = 0;
+      int field = 0;
+      int badUtf8At = -1;
+      int badUtf8Field = 0;
+      int badUtf8FieldStart = 0;
+      field:
+      while (true) {
+        final int fieldStart = p;
+        if (p < limit && b[p] == q) {
+          p++;
+          // Inside a quoted field.
+          while (true) {
+            if (p >= limit) {
+              int next =
+                  eof
+                      ? resync(
+                          b,
+                          start,
+                          limit,
+                          true,
+                          out,
+                          Kind.UNCLOSED_QUOTE,
+                          field,
+                          fieldStart,
+                          fieldStart)
+                      : needMore(b, start, limit, out, field, fieldStart);
+              if (next < 0) {
+                return -next - 1;
+              }
+              p = next;
+              continue record;
+            }
+            byte c = b[p];
+            if (c == q) {
+              if (p + 1 >= limit) {
+                if (!eof) {
+                  int next = needMore(b, start, limit, out, field, fieldStart);
+                  if (next < 0) {
+                    return -next - 1;
+                  }
+                  p = next;
+                  continue record;
+                }
+                p++; // the closing quote is the file's last byte
+                int next =
+                    complete(
+                        b,
+                        start,
+                        p,
+                        limit,
+                        eof,
+                        out,
+                        breaks,
+                        badUtf8At,
+                        badUtf8Field,
+                        badUtf8FieldStart);
+                if (next < 0) {
+                  return -next - 1;
+                }
+                p = next;
+                continue record;
+              }
+              byte n = b[p + 1];
+              if (n == q) {
+                p += 2; // an escaped quote
+                continue;
+              }
+              p++; // past the closing quote
+              if (n == delim) {
+                p++;
+                field++;
+                continue field;
+              }
+              if (n == LF || n == CR) {
+                break; // the record ends; the line break is handled below
+              }
+              int next =
+                  resync(b, start, limit, eof, out, Kind.CHAR_AFTER_QUOTE, field, fieldStart, p);
+              if (next < 0) {
+                return -next - 1;
+              }
+              p = next;
+              continue record;
+            } else if (c == LF) {
+              breaks++;
+              p++;
+            } else if (c == CR) {
+              if (p + 1 >= limit && !eof) {
+                int next =
+                    needMore(b, start, limit, out, field, fieldStart); // CRLF split by the window?
+                if (next < 0) {
+                  return -next - 1;
+                }
+                p = next;
+                continue record;
+              }
+              breaks++;
+              p += p + 1 < limit && b[p + 1] == LF ? 2 : 1;
+            } else if (c >= 0) {
+              p++;
+            } else {
+              int n = Utf8.sequenceLength(b, p, limit);
+              if (n > 0) {
+                p += n;
+              } else if (n < 0 && !eof) {
+                int next = needMore(b, start, limit, out, field, fieldStart);
+                if (next < 0) {
+                  return -next - 1;
+                }
+                p = next;
+                continue record;
+              } else {
+                if (badUtf8At < 0) {
+                  badUtf8At = p;
+                  badUtf8Field = field;
+                  badUtf8FieldStart = fieldStart;
+                }
+                p++;
+              }
+            }
+          }
+        } else {
+          // An unquoted field: runs to a delimiter or a line break.
+          while (true) {
+            if (p >= limit) {
+              if (eof) {
+                int next =
+                    complete(
+                        b,
+                        start,
+                        p,
+                        limit,
+                        eof,
+                        out,
+                        breaks,
+                        badUtf8At,
+                        badUtf8Field,
+                        badUtf8FieldStart);
+                if (next < 0) {
+                  return -next - 1;
+                }
+                p = next;
+                continue record;
+              }
+              int next = needMore(b, start, limit, out, field, fieldStart);
+              if (next < 0) {
+                return -next - 1;
+              }
+              p = next;
+              continue record;
+            }
+            byte c = b[p];
+            if (c == delim) {
+              p++;
+              field++;
+              continue field;
+            }
+            if (c == LF || c == CR) {
+              break;
+            }
+            if (c >= 0) {
+              p++;
+            } else {
+              int n = Utf8.sequenceLength(b, p, limit);
+              if (n > 0) {
+                p += n;
+              } else if (n < 0 && !eof) {
+                int next = needMore(b, start, limit, out, field, fieldStart);
+                if (next < 0) {
+                  return -next - 1;
+                }
+                p = next;
+                continue record;
+              } else {
+                if (badUtf8At < 0) {
+                  badUtf8At = p;
+                  badUtf8Field = field;
+                  badUtf8FieldStart = fieldStart;
+                }
+                p++;
+              }
+            }
+          }
+        }
+        // b[p] is the LF or CR that ends the record.
+        if (b[p] == CR) {
+          if (p + 1 >= limit && !eof) {
+            int next =
+                needMore(b, start, limit, out, field, fieldStart); // CRLF split by the window?
+            if (next < 0) {
+              return -next - 1;
+            }
+            p = next;
+            continue record;
+          }
+          p += p + 1 < limit && b[p + 1] == LF ? 2 : 1;
+        } else {
+          p++;
+        }
+        int next =
+            complete(
+                b,
+                start,
+                p,
+                limit,
+                eof,
+                out,
+                breaks + 1,
+                badUtf8At,
+                badUtf8Field,
+                badUtf8FieldStart);
+        if (next < 0) {
+          return -next - 1;
+        }
+        p = next;
+        continue record;
+      }
+    }
+    stop = Stop.END;
+    return p;
+  }
+
+  /**
+   * Adds the record {@code b[start, end)}, with its UTF-8 problem if any. A record longer than
+   * maxRecordBytes is rejected and cut at its first line instead, wherever its end fell, so that
+   * the limit does not depend on how the input was cut into windows. Returns where the next record
+   * starts, or {@code -(start + 1)} with {@link #stop} set.
+   */
+  private int complete(
+      byte[] b,
+      int start,
+      int end,
+      int limit,
+      boolean eof,
+      CsvRecordIndex out,
+      int breaks,
+      int badAt,
+      int badField,
+      int badFieldStart) {
+    if (end - start > maxRecordBytes) {
+      return resync(b, start, limit, eof, out, Kind.TOO_LONG, 0, start, start);
+    }
+    if (badAt < 0) {
+      out.add(end, breaks);
+    } else {
+      out.add(end, breaks, Kind.INVALID_UTF8, badField, badFieldStart, badAt);
+    }
+    return end;
+  }
+
+  /**
+   * The window ends inside the record starting at {@code start}. Normally: stop, to be called again
+   * with more bytes. But a record that already fills {@code maxRecordBytes} is rejected now.
+   * Returns where to go on scanning, or {@code -(start + 1)} with {@link #stop} set.
+   */
+  private int needMore(
+      byte[] b, int start, int limit, CsvRecordIndex out, int field, int fieldStart) {
+    if (limit - start < maxRecordBytes) {
+      stop = Stop.NEED_MORE;
+      return -(start + 1);
+    }
+    return resync(b, start, limit, false, out, Kind.TOO_LONG, 0, start, start);
+  }
+
+  /**
+   * Rejects the record starting at {@code start} as malformed and cuts it at its first physical
+   * line break. Returns where the next record starts, or {@code -(start + 1)} with {@link #stop}
+   * set if that line break is beyond the window.
+   */
+  private int resync(
+      byte[] b,
+      int start,
+      int limit,
+      boolean eof,
+      CsvRecordIndex out,
+      Kind kind,
+      int field,
+      int fieldStart,
+      int at) {
+    int p = start;
+    while (p < limit && b[p] != LF && b[p] != CR) {
+      p++;
+    }
+    if (p >= limit) {
+      if (eof) {
+        out.add(limit, 0, kind, field, fieldStart, at);
+        return limit;
+      }
+      stop = limit - start >= maxRecordBytes ? Stop.TOO_LONG : Stop.NEED_MORE;
+      return -(start + 1);
+    }
+    if (b[p] == CR) {
+      if (p + 1 >= limit && !eof) {
+        stop = Stop.NEED_MORE;
+        return -(start + 1);
+      }
+      p += p + 1 < limit && b[p + 1] == LF ? 2 : 1;
+    } else {
+      p++;
+    }
+    // at may lie past the cut: a quote opened here and closed lines later.
+    out.add(p, 1, kind, field, fieldStart, at);
+    return p;
+  }
+}
