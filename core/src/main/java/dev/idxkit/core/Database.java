@@ -97,6 +97,11 @@ public final class Database implements AutoCloseable {
     return store;
   }
 
+  /** The last committed or published resume point under {@code key}, or null. */
+  public byte[] resumePoint(String key) {
+    return store.meta().resumePoint(key);
+  }
+
   /** Call after a bulk session published new table pages, so inserts stop using stale hints. */
   public void bulkPublished() {
     hints.clear();

@@ -69,6 +69,14 @@ public final class Transaction implements AutoCloseable {
     return index.scan(self, range, reverse, limit);
   }
 
+  /**
+   * Records where a restartable job (a load) has got to, committed atomically with this
+   * transaction's rows; {@link Database#resumePoint} reads it back after a crash.
+   */
+  public void setResumePoint(String key, byte[] value) {
+    txn.setResumePoint(key, value);
+  }
+
   public void commit() {
     txn.commit();
   }

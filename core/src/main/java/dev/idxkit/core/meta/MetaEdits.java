@@ -21,6 +21,7 @@ import java.util.List;
  * 7 INDEX_STATE    u32 index, u64 root, u8 status (255: the index is gone)
  * 8 CATALOG        u32 length, encoded schema
  * 9 AREA           u8 area, u16 length, UTF-8 name
+ * 10 RESUME        u16 key length, UTF-8 key, i32 value length (-1: removed), value
  * </pre>
  */
 public final class MetaEdits {
@@ -33,6 +34,7 @@ public final class MetaEdits {
   static final byte INDEX_STATE = 7;
   static final byte CATALOG = 8;
   static final byte AREA = 9;
+  static final byte RESUME = 10;
 
   private byte[] buf = new byte[256];
   private int len;
@@ -94,6 +96,21 @@ public final class MetaEdits {
     buf[len++] = (byte) n.length;
     System.arraycopy(n, 0, buf, len, n.length);
     len += n.length;
+  }
+
+  public void resume(String key, byte[] value) {
+    byte[] k = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    op(RESUME);
+    ensure(2 + k.length + 4 + (value == null ? 0 : value.length));
+    buf[len++] = (byte) (k.length >>> 8);
+    buf[len++] = (byte) k.length;
+    System.arraycopy(k, 0, buf, len, k.length);
+    len += k.length;
+    u32(value == null ? -1 : value.length);
+    if (value != null) {
+      System.arraycopy(value, 0, buf, len, value.length);
+      len += value.length;
+    }
   }
 
   /**

@@ -118,6 +118,16 @@ public final class StoreTxn implements View, AutoCloseable {
     edits.indexState(index, state);
   }
 
+  /** Sets (or with null removes) a resume point, committed with this transaction's rows. */
+  public void setResumePoint(String key, byte[] value) {
+    meta.resume(key, value);
+    edits.resume(key, value);
+  }
+
+  public byte[] resumePoint(String key) {
+    return meta.build().resumePoint(key);
+  }
+
   public void setCatalog(byte[] catalog) {
     meta.catalog(catalog);
     edits.catalog(catalog);

@@ -257,6 +257,33 @@ class StoreTest {
   }
 
   @Test
+  void resumePointsCommitWithTheirTransactionAndSurviveRecovery() throws IOException {
+    Path dir = tmp.resolve("db");
+    try (Store s = create(dir)) {
+      try (StoreTxn t = s.begin(null)) {
+        put(t, 1);
+        t.setResumePoint("load:t", new byte[] {1});
+        t.commit();
+      }
+      try (StoreTxn t = s.begin(null)) {
+        t.setResumePoint("load:t", new byte[] {2});
+        t.rollback();
+      }
+      try (StoreTxn t = s.begin(null)) {
+        t.setResumePoint("load:u", new byte[] {3});
+        t.setResumePoint("load:t", null);
+        t.commit();
+      }
+      CrashCopy.of(dir, tmp.resolve("crash"));
+    }
+    try (Store s = Store.open(tmp.resolve("crash"), StoreOptions.defaults())) {
+      assertThat(s.recovery().transactions()).isEqualTo(2);
+      assertThat(s.meta().resumePoint("load:t")).isNull();
+      assertThat(s.meta().resumePoint("load:u")).containsExactly(3);
+    }
+  }
+
+  @Test
   void secondOpenerIsRefused() {
     Path dir = tmp.resolve("db");
     try (Store s = create(dir)) {
