@@ -174,6 +174,21 @@ public final class MetaEdits {
             in.get(n);
             meta.area(a, new String(n, java.nio.charset.StandardCharsets.UTF_8));
           }
+          case RESUME -> {
+            byte[] k = new byte[in.getShort() & 0xFFFF];
+            in.get(k);
+            int n = in.getInt();
+            byte[] v = null;
+            if (n >= 0) {
+              if (n > in.remaining()) {
+                throw new IllegalArgumentException(
+                    "resume point of " + n + " bytes in the edit log");
+              }
+              v = new byte[n];
+              in.get(v);
+            }
+            meta.resume(new String(k, java.nio.charset.StandardCharsets.UTF_8), v);
+          }
           default ->
               throw new IllegalArgumentException(
                   "unknown meta edit " + op + " at byte " + (in.position() - 1));
