@@ -31,7 +31,7 @@ import net.openhft.chronicle.bytes.BytesStore;
  * and rebalances ({@link Rebalancer}): an emptied leaf is unlinked and freed, an underfull page is
  * merged into a neighbour when both fit, and a root branch left with one child is collapsed.
  *
- * <p>Memory: one scratch page per tree object (split and compaction copies) and the descent path
+ * <p>Memory: one scratch page per thread (split and compaction copies) and the descent path
  * (O(height)). Lookups, cursor steps and inserts that do not split allocate nothing.
  *
  * <p>Atomicity comes from the caller's transaction ({@link PageAccess#write} pages are private
@@ -48,7 +48,9 @@ public final class BTree {
   final PageAccess pages;
   final String indexName;
   final int maxEntry;
-  final Page scratch;
+  // A scratch page per thread and page size: trees are created per statement, and a split or a
+  // compaction (the only users) never nests inside another on the same thread.
+  private static final ThreadLocal<Page[]> SCRATCH = ThreadLocal.withInitial(() -> new Page[17]);
 
   long root;
   int height;
@@ -70,7 +72,6 @@ public final class BTree {
     this.pages = pages;
     this.indexName = indexName;
     this.maxEntry = Node.maxEntryLength(pages.pageSize());
-    this.scratch = new Page(BytesStore.wrap(new byte[pages.pageSize()]), 0, pages.pageSize());
     this.root = root;
     Page r = pages.read(root);
     PageType type = r.type();
@@ -196,7 +197,7 @@ public final class BTree {
     modCount++;
     int pos = -(r + 1);
     Page leaf = pages.write(pathPage[0]);
-    if (!Node.insert(leaf, pos, entry, off, len, 0, scratch)) {
+    if (!Node.insert(leaf, pos, entry, off, len, 0, scratch())) {
       splitter.insertSplitting(leaf, pos, entry, off, len);
     }
   }
@@ -325,5 +326,17 @@ public final class BTree {
       file = null;
     }
     return new CorruptPageException(file, no, detail);
+  }
+
+  /** This thread's scratch page of this tree's page size. */
+  Page scratch() {
+    int size = pages.pageSize();
+    int slot = Integer.numberOfTrailingZeros(size);
+    Page[] cache = SCRATCH.get();
+    Page p = cache[slot];
+    if (p == null) {
+      p = cache[slot] = new Page(BytesStore.wrap(new byte[size]), 0, size);
+    }
+    return p;
   }
 }

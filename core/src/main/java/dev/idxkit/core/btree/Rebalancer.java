@@ -112,7 +112,7 @@ final class Rebalancer {
     Page parent = pages.write(tree.pathPage[level + 1]);
     int extra = pulledDown(parent, rightIdx, level);
     if (Node.contiguousFree(left) < Node.usedBytes(right) + extra) {
-      Node.compact(left, tree.scratch);
+      Node.compact(left, tree.scratch());
     }
     if (level > 0) {
       // The separator between the two pages bounds right's leftmost child from below.

@@ -52,7 +52,7 @@ final class Splitter {
       Page parent = pages.write(tree.pathPage[level]);
       int at = tree.pathIndex[level];
       byte[] key = sep;
-      if (Node.insert(parent, at, key, 0, key.length, right, tree.scratch)) {
+      if (Node.insert(parent, at, key, 0, key.length, right, tree.scratch())) {
         return;
       }
       splitBranch(parent, level, at, key, right);
@@ -61,7 +61,7 @@ final class Splitter {
   }
 
   private void splitLeaf(long no, Page left, int pos, byte[] key, int kOff, int kLen) {
-    Page old = tree.scratch;
+    Page old = tree.scratch();
     old.copyFrom(left);
     int n = Node.count(old) + 1;
     long oldRight = Node.rightSibling(old);
@@ -119,7 +119,7 @@ final class Splitter {
   }
 
   private void splitBranch(Page left, int level, int pos, byte[] key, long child) {
-    Page old = tree.scratch;
+    Page old = tree.scratch();
     old.copyFrom(left);
     int n = Node.count(old) + 1;
     int m =

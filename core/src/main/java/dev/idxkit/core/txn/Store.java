@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -71,7 +70,7 @@ public final class Store implements AutoCloseable {
   private final PagePool pool;
   final Semaphore writer = new Semaphore(1);
   private final ReentrantReadWriteLock visibility = new ReentrantReadWriteLock();
-  private final HashMap<Long, PageBuffer> committed = new HashMap<>();
+  private final LongMap<PageBuffer> committed = new LongMap<>(1024);
   private volatile PageFile[] areas = new PageFile[0];
   private volatile MetaState current;
   List<FreeList> free;
@@ -366,9 +365,11 @@ public final class Store implements AutoCloseable {
   // ---- used by StoreTxn and BulkWrite (same package) ----
 
   Page readCommitted(int area, long pageNo) {
-    PageBuffer b = committed.get(key(area, pageNo));
-    if (b != null) {
-      return b.page;
+    if (!committed.isEmpty()) {
+      PageBuffer b = committed.get(key(area, pageNo));
+      if (b != null) {
+        return b.page;
+      }
     }
     return areaFile(area).read(pageNo);
   }
@@ -518,9 +519,7 @@ public final class Store implements AutoCloseable {
     w.lock();
     try {
       current = next;
-      for (PageBuffer b : committed.values()) {
-        pool.release(b);
-      }
+      committed.forEachValue(pool::release);
       committed.clear();
       metaDirty = false;
     } finally {
@@ -547,7 +546,7 @@ public final class Store implements AutoCloseable {
     if (committed.isEmpty()) {
       return touched;
     }
-    long[] keys = committed.keySet().stream().mapToLong(Long::longValue).toArray();
+    long[] keys = committed.keys();
     Arrays.sort(keys);
     if (homeWriter == null) {
       homeWriter = new AsyncWriter(8, Math.max(pageSize, 1 << 20), 4);

@@ -10,7 +10,6 @@ import dev.idxkit.core.page.Page;
 import dev.idxkit.core.page.PageAccess;
 import dev.idxkit.core.page.PageType;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
@@ -38,7 +37,7 @@ public final class StoreTxn implements View, AutoCloseable {
   private final Durability durability;
   private final MetaState.Builder meta;
   private final MetaEdits edits = new MetaEdits();
-  private final LinkedHashMap<Long, PageBuffer> dirty = new LinkedHashMap<>();
+  private final LongMap<PageBuffer> dirty = new LongMap<>(64);
   private final List<Long> takenFromFree = new ArrayList<>();
   private final List<Long> pendingFree = new ArrayList<>();
   private final List<Integer> createdAreas = new ArrayList<>();
@@ -148,8 +147,9 @@ public final class StoreTxn implements View, AutoCloseable {
     long walEnd = -1;
     try {
       if (!dirty.isEmpty() || !edits.isEmpty()) {
-        walEnd =
-            store.commit(this, new ArrayList<>(dirty.values()), edits.toByteArray(), meta.build());
+        List<PageBuffer> pages = new ArrayList<>(dirty.size());
+        dirty.forEachValue(pages::add);
+        walEnd = store.commit(this, pages, edits.toByteArray(), meta.build());
         dirty.clear();
       }
       state = State.COMMITTED;
@@ -204,9 +204,7 @@ public final class StoreTxn implements View, AutoCloseable {
     for (long k : takenFromFree) {
       MetaEdits.freeList(store.free, Store.areaOf(k)).add(Store.pageOf(k));
     }
-    for (PageBuffer b : dirty.values()) {
-      store.pool().release(b);
-    }
+    dirty.forEachValue(store.pool()::release);
     dirty.clear();
     for (int a : createdAreas) {
       store.discardArea(a);
