@@ -12,9 +12,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the command has already finished, marks the guard interrupted and interrupts the command's
  * thread. The command notices at its next {@link #check()} (every row, page or step), or through an
  * interrupted wait, unwinds through its try-with-resources (closing the database, deleting its temp
- * files) and returns; {@link Main} then prints the state line once. The hook waits for the command
- * thread for a grace period — short when the command only reads, so nothing is at risk, long when
- * it writes — and prints the state line itself if the command has not finished by then.
+ * files) and returns; {@link Main} then prints the state line. The hook waits for the command
+ * thread for a grace period and prints the state line itself if the command has not by then. The
+ * line is printed once, whoever gets there first.
+ *
+ * <p>A command that only reads cannot change the database whatever it does next, so for it the hook
+ * prints the state ("unchanged") at once and waits only briefly for the cleanup. A command that
+ * writes gets a long grace period, and the hook first prints that it is stopping, so the user knows
+ * Ctrl-C was heard while the command reaches a safe point.
  *
  * <p>Commands describe the state as they go with {@link #state(String, boolean)}: a read-only
  * command says "database DB unchanged (opened read-only)" once, a writer updates it at each step
@@ -96,8 +101,22 @@ public final class InterruptGuard {
     finished = true;
   }
 
+  /**
+   * Runs {@code step} — the last, visible act of a command, such as renaming a finished file into
+   * place or publishing a rebuilt index — unless Ctrl-C came first, and then sets the state to
+   * {@code stateAfter}. The state line is never printed in between: it tells the state before the
+   * step (and the step does not run) or after it.
+   *
+   * @throws CommandInterruptedException if interrupted before the step
+   */
+  public synchronized void commitPoint(String stateAfter, Runnable step) {
+    check();
+    step.run();
+    state = stateAfter;
+  }
+
   /** Prints the state line, once, whoever gets here first (the command or the hook). */
-  void report() {
+  synchronized void report() {
     if (reported.compareAndSet(false, true)) {
       err.println("idxkit: interrupted; " + state);
       err.flush();
@@ -109,8 +128,18 @@ public final class InterruptGuard {
       return;
     }
     interrupt();
+    boolean ro = readOnly;
+    if (ro) {
+      // Nothing the command does from here on can change the database: say so at once.
+      report();
+    } else {
+      err.println(
+          "idxkit: Ctrl-C: stopping at the next safe point, then saying what state the"
+              + " database is in");
+      err.flush();
+    }
     try {
-      worker.join((readOnly ? READ_ONLY_GRACE : WRITER_GRACE).toMillis());
+      worker.join((ro ? READ_ONLY_GRACE : WRITER_GRACE).toMillis());
     } catch (InterruptedException e) {
       // The JVM is exiting anyway; say what we know before it does.
       Thread.currentThread().interrupt();

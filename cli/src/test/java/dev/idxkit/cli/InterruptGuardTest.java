@@ -34,6 +34,23 @@ class InterruptGuardTest {
   }
 
   @Test
+  void commitPointRunsTheStepAndMovesTheStateOrNeither() {
+    guard.state("file not written", true);
+    int[] runs = new int[1];
+    guard.commitPoint("file written", () -> runs[0]++);
+    assertThat(runs[0]).isEqualTo(1);
+    assertThat(guard.state()).isEqualTo("file written");
+
+    guard.state("second file not written", true);
+    guard.interrupt();
+    assertThatThrownBy(() -> guard.commitPoint("second file written", () -> runs[0]++))
+        .isInstanceOf(CommandInterruptedException.class);
+    assertThat(runs[0]).isEqualTo(1);
+    guard.report();
+    assertThat(text.toString()).contains("interrupted; second file not written");
+  }
+
+  @Test
   void interruptReachesTheWorkerThread() throws InterruptedException {
     Thread worker =
         new Thread(

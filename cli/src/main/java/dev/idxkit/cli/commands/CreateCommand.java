@@ -143,10 +143,8 @@ public final class CreateCommand implements Callable<Integer> {
     boolean done = false;
     try (d) {
       guard.state("database " + db + " was not created (its files are removed)", false);
-      guard.check();
-      d.execute(ddl, source);
+      guard.commitPoint("database " + db + " was created", () -> d.execute(ddl, source));
       done = true;
-      guard.state("database " + db + " was created", false);
     } finally {
       if (!done) {
         removeCreated(existed, before);

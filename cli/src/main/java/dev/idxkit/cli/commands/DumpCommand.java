@@ -148,13 +148,21 @@ public final class DumpCommand extends DbCommand {
       } catch (UncheckedIOException e) {
         throw IdxkitIOException.of("cannot write " + tmp, e);
       }
-      session.guard().check();
-      try {
-        Files.move(
-            tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (IOException e) {
-        throw new IdxkitIOException("cannot rename " + tmp + " to " + target, e);
-      }
+      session
+          .guard()
+          .commitPoint(
+              "database " + db + " unchanged (opened read-only); " + target + " written",
+              () -> {
+                try {
+                  Files.move(
+                      tmp,
+                      target,
+                      StandardCopyOption.REPLACE_EXISTING,
+                      StandardCopyOption.ATOMIC_MOVE);
+                } catch (IOException e) {
+                  throw new IdxkitIOException("cannot rename " + tmp + " to " + target, e);
+                }
+              });
       moved = true;
       return rows;
     } finally {

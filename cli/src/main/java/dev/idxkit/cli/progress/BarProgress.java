@@ -42,11 +42,15 @@ public final class BarProgress implements Progress {
             .setStyle(style)
             .setUpdateIntervalMillis(250)
             .setUnit(" " + unit, 1)
-            .showSpeed()
             .setConsumer(
                 width > 0
                     ? new ConsoleProgressBarConsumer(out, width)
                     : new ConsoleProgressBarConsumer(out));
+    if (total >= 0) {
+      b.showSpeed(); // a rate of nothing counted (a phase without steps) would read "0/s"
+    } else {
+      b.hideEta();
+    }
     bar = b.build();
   }
 
