@@ -143,6 +143,7 @@ public final class Main implements Callable<Integer> {
     cl.setPosixClusteredShortOptionsAllowed(false);
     cl.setExpandAtFiles(false);
     cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setUsageHelpAutoWidth(true); // help as wide as the terminal (80 columns when unknown)
     cl.setOut(out);
     cl.setErr(err);
     cl.setExecutionExceptionHandler(failures);

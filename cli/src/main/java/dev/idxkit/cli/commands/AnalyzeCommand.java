@@ -250,7 +250,7 @@ public final class AnalyzeCommand extends DbCommand {
     for (AreaReport a : r.areas()) {
       ObjectNode n = aa.addObject();
       n.put("name", a.name());
-      n.put("file", a.file().toString());
+      n.put("file", a.file().toAbsolutePath().normalize().toString());
       n.put("fileBytes", a.fileBytes());
       n.put("highWaterMark", a.highWaterMark());
       n.put("usedPages", a.usedPages());

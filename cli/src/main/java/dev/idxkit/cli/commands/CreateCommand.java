@@ -58,7 +58,10 @@ import picocli.CommandLine.Spec;
       "  idxkit create tpch.db --tpch --page-size 16384",
       "",
       "schema.sql:",
-      "  CREATE TABLE customer (id BIGINT NOT NULL, name VARCHAR(40), PRIMARY KEY (id));",
+      "  CREATE TABLE customer (",
+      "    id BIGINT NOT NULL,",
+      "    name VARCHAR(40),",
+      "    PRIMARY KEY (id));",
       "  CREATE INDEX customer_name_ix ON customer (name);"
     },
     exitCodeListHeading = ExitCodes.HEADING,

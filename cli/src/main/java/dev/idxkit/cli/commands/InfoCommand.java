@@ -207,7 +207,7 @@ public final class InfoCommand extends DbCommand {
     for (Area a : areas) {
       ObjectNode n = aa.addObject();
       n.put("name", a.name);
-      n.put("file", a.file.toString());
+      n.put("file", a.file.toAbsolutePath().normalize().toString());
       n.put("bytes", a.fileBytes);
       n.put("pages", a.pages);
       n.put("freePages", a.freePages);

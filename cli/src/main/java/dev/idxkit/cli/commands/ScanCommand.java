@@ -28,9 +28,9 @@ import picocli.CommandLine.Option;
       "",
       "Examples:",
       "  idxkit scan shop.db --index lineitem_pk --from 5 --to 7",
-      "  idxkit scan shop.db --index lineitem_pk --from l_orderkey=5,l_linenumber=3 --limit 10",
-      "  idxkit scan shop.db --index orders_orderdate_ix --from 1995-01-01 --to 1995-01-31"
-          + " --limit 0 --format csv > jan.csv",
+      "  idxkit scan shop.db --index lineitem_pk --from l_orderkey=5,l_linenumber=3",
+      "  idxkit scan shop.db --index orders_orderdate_ix --from 1995-01-01 \\",
+      "      --to 1995-01-31 --limit 0 --format csv > jan.csv",
       "  idxkit scan shop.db --index orders_pk --reverse --limit 5"
     },
     exitCodeListHeading = ExitCodes.HEADING,
