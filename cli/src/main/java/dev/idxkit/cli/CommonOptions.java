@@ -1,0 +1,16 @@
+package dev.idxkit.cli;
+
+import picocli.CommandLine.Option;
+
+/** Options every subcommand takes (a picocli mixin). */
+public final class CommonOptions {
+  @Option(
+      names = "--verbose",
+      description =
+          "On failure, print the full stack trace after the error line (for bug reports).")
+  boolean verbose;
+
+  public boolean verbose() {
+    return verbose;
+  }
+}

@@ -1,0 +1,107 @@
+package dev.idxkit.cli;
+
+import dev.idxkit.core.CorruptDatabaseException;
+import dev.idxkit.core.CorruptPageException;
+import dev.idxkit.core.IdxkitException;
+import java.io.PrintWriter;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * Turns every failure into one line on stderr and an exit code. A DBA reads the line; a script
+ * reads the code.
+ *
+ * <pre>
+ * what went wrong                                   exit  line
+ * picocli usage error (unknown option, bad value)     2   idxkit: Unknown option: '--frm' (did you mean --from?); see 'idxkit scan --help'
+ * IdxkitException with isBadInput() (DDL, key, ...)   2   idxkit: schema.sql:3:14: ...
+ * other IdxkitException (corruption, I/O, locked)     1   idxkit: corrupt page 7 in ...; run 'idxkit check DB' for a full report
+ * anything else (a bug)                               1   idxkit: unexpected NullPointerException: ...; run with --verbose for details
+ * Ctrl-C (whatever exception it caused)             130   idxkit: interrupted; database DB unchanged (opened read-only)
+ * </pre>
+ *
+ * <p>No stack trace unless {@code --verbose} is on the command line; then it follows the line.
+ */
+final class Failures implements IExecutionExceptionHandler, IParameterExceptionHandler {
+  private final InterruptGuard guard;
+
+  Failures(InterruptGuard guard) {
+    this.guard = guard;
+  }
+
+  @Override
+  public int handleParseException(ParameterException ex, String[] args) {
+    CommandLine cmd = ex.getCommandLine();
+    PrintWriter err = cmd.getErr();
+    StringBuilder line = new StringBuilder(oneLine(ex.getMessage()));
+    if (ex instanceof UnmatchedArgumentException u) {
+      List<String> suggestions = u.getSuggestions();
+      if (!suggestions.isEmpty()) {
+        line.append(" (did you mean ").append(String.join(" or ", suggestions)).append("?)");
+      }
+    }
+    line.append("; see '").append(cmd.getCommandSpec().qualifiedName()).append(" --help'");
+    err.println("idxkit: " + line);
+    if (List.of(args).contains("--verbose")) {
+      ex.printStackTrace(err);
+    }
+    err.flush();
+    return ExitCodes.BAD_INPUT;
+  }
+
+  @Override
+  public int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parsed) {
+    PrintWriter err = cmd.getErr();
+    if (guard.interrupted()) {
+      // Whatever the interrupt broke on its way (a closed channel, an aborted wait) is not news.
+      guard.report();
+      return ExitCodes.INTERRUPTED;
+    }
+    int code;
+    String line;
+    if (ex instanceof IdxkitException e) {
+      code = e.isBadInput() ? ExitCodes.BAD_INPUT : ExitCodes.FAILED;
+      line = oneLine(e.getMessage());
+      if (e instanceof CorruptPageException || e instanceof CorruptDatabaseException) {
+        line += "; run 'idxkit check DB' for a full report";
+      }
+    } else if (ex instanceof ParameterException p) {
+      return handleParseException(p, parsed.originalArgs().toArray(new String[0]));
+    } else {
+      code = ExitCodes.FAILED;
+      line =
+          "unexpected "
+              + ex.getClass().getSimpleName()
+              + (ex.getMessage() == null ? "" : ": " + oneLine(ex.getMessage()))
+              + "; run with --verbose for details";
+    }
+    err.println("idxkit: " + line);
+    if (verbose(parsed)) {
+      ex.printStackTrace(err);
+    }
+    err.flush();
+    return code;
+  }
+
+  private static boolean verbose(ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--verbose")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Messages may carry line breaks (parser errors do); the error is one line. */
+  static String oneLine(String message) {
+    if (message == null || message.isBlank()) {
+      return "(no message)";
+    }
+    return message.strip().replaceAll("\\s*\\R\\s*", " ");
+  }
+}

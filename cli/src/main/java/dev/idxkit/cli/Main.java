@@ -1,0 +1,189 @@
+package dev.idxkit.cli;
+
+import dev.idxkit.cli.commands.AnalyzeCommand;
+import dev.idxkit.cli.commands.CheckCommand;
+import dev.idxkit.cli.commands.CreateCommand;
+import dev.idxkit.cli.commands.DumpCommand;
+import dev.idxkit.cli.commands.GetCommand;
+import dev.idxkit.cli.commands.InfoCommand;
+import dev.idxkit.cli.commands.ScanCommand;
+import java.io.Console;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.lang.reflect.Constructor;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.AutoComplete;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IFactory;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code idxkit} command line: parses the arguments, runs one subcommand, exits with its code.
+ *
+ * <p>Adding a subcommand: write one class in {@code dev.idxkit.cli.commands} annotated with
+ * {@code @Command} (a description that says what it does, a footer with an example, the exit-code
+ * list from {@link ExitCodes}), implementing {@code Callable<Integer>}, with a constructor taking
+ * the {@link Session} if it needs the Ctrl-C guard or progress; then list it in {@code subcommands}
+ * below. Failures need no code in the command: throw the core's typed exceptions ({@code
+ * InvalidInputException} for bad input) and {@link Failures} prints one line and picks the code.
+ *
+ * <p>Parsing rules: POSIX clustering of short options is off, so a later command can declare
+ * OpenEdge-style single-dash names such as {@code -SG} or {@code -TB} and they are not read as
+ * {@code -S -G}; {@code @file} expansion is off (a key value may start with {@code @}); enum values
+ * are case-insensitive.
+ */
+@Command(
+    name = "idxkit",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Embedded B+tree store tools: create a database, look at it, check it, read it out.",
+      "Run 'idxkit COMMAND --help' for what a command does, an example, and its options."
+    },
+    subcommands = {
+      CreateCommand.class,
+      InfoCommand.class,
+      GetCommand.class,
+      ScanCommand.class,
+      CheckCommand.class,
+      AnalyzeCommand.class,
+      DumpCommand.class,
+      AutoComplete.GenerateCompletion.class
+    },
+    footer = {
+      "",
+      "Example:",
+      "  idxkit create shop.db --tpch && idxkit info shop.db",
+      "",
+      "Shell completion (bash/zsh): source <(idxkit generate-completion)"
+    },
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {
+      ExitCodes.OK_LINE,
+      ExitCodes.FAILED_LINE,
+      ExitCodes.BAD_INPUT_LINE,
+      ExitCodes.INTERRUPTED_LINE
+    })
+public final class Main implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    throw new ParameterException(spec.commandLine(), "no command given");
+  }
+
+  public static void main(String[] args) {
+    PrintWriter out =
+        new PrintWriter(
+            new OutputStreamWriter(
+                new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8),
+            false);
+    PrintWriter err =
+        new PrintWriter(
+            new OutputStreamWriter(
+                new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8),
+            true);
+    InterruptGuard guard = InterruptGuard.install(err);
+    int code;
+    try (Session session =
+        new Session(
+            guard,
+            stdoutIsTerminal(),
+            new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8),
+            StandardCharsets.UTF_8,
+            System::nanoTime,
+            Session.PLAIN_INTERVAL_MILLIS)) {
+      code = run(session, out, err, args);
+    }
+    guard.finished();
+    if (guard.interrupted()) {
+      // The JVM is already exiting (status 130) and System.exit would wait for it forever.
+      return;
+    }
+    System.exit(code);
+  }
+
+  /** Runs one command line in this JVM; returns the exit code. Output is flushed on return. */
+  public static int run(Session session, PrintWriter out, PrintWriter err, String... args) {
+    try {
+      return commandLine(session, out, err).execute(args);
+    } finally {
+      out.flush();
+      err.flush();
+    }
+  }
+
+  /** The configured command tree (for tests and completion scripts). */
+  public static CommandLine commandLine(Session session, PrintWriter out, PrintWriter err) {
+    CommandLine cl = new CommandLine(new Main(), new SessionFactory(session));
+    // picocli hides generate-completion by default; a DBA should find it in the command list.
+    cl.getSubcommands()
+        .get("generate-completion")
+        .getCommandSpec()
+        .usageMessage()
+        .hidden(false)
+        .description("Print a bash/zsh completion script: source <(idxkit generate-completion)");
+    configure(cl, session, out, err);
+    return cl;
+  }
+
+  /**
+   * Applies the parsing rules, streams and failure handling to {@code cl} and every subcommand it
+   * has now; call again after adding one.
+   */
+  static void configure(CommandLine cl, Session session, PrintWriter out, PrintWriter err) {
+    Failures failures = new Failures(session.guard());
+    cl.setPosixClusteredShortOptionsAllowed(false);
+    cl.setExpandAtFiles(false);
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
+    cl.setUsageHelpAutoWidth(true); // help as wide as the terminal (80 columns when unknown)
+    cl.setOut(out);
+    cl.setErr(err);
+    cl.setExecutionExceptionHandler(failures);
+    cl.setParameterExceptionHandler(failures);
+  }
+
+  /**
+   * True when stdout is a terminal. {@code System.console()} is non-null only for a terminal up to
+   * JDK 21; from JDK 22 it may exist for a pipe too, and {@code Console.isTerminal()} tells.
+   */
+  static boolean stdoutIsTerminal() {
+    Console c = System.console();
+    if (c == null) {
+      return false;
+    }
+    try {
+      return (Boolean) Console.class.getMethod("isTerminal").invoke(c);
+    } catch (ReflectiveOperationException e) {
+      return true; // JDK 17..21: a console exists only for a terminal
+    }
+  }
+
+  /** Creates commands, passing the session to those whose constructor takes one. */
+  private static final class SessionFactory implements IFactory {
+    private final Session session;
+
+    SessionFactory(Session session) {
+      this.session = session;
+    }
+
+    @Override
+    public <K> K create(Class<K> cls) throws Exception {
+      Constructor<K> c;
+      try {
+        c = cls.getDeclaredConstructor(Session.class);
+      } catch (NoSuchMethodException e) {
+        return CommandLine.defaultFactory().create(cls);
+      }
+      c.setAccessible(true);
+      return c.newInstance(session);
+    }
+  }
+}

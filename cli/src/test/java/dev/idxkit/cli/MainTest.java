@@ -1,0 +1,142 @@
+package dev.idxkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idxkit.cli.CliHarness.Result;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+class MainTest {
+  final CliHarness cli = new CliHarness();
+
+  @ParameterizedTest
+  @ValueSource(strings = {"create", "info", "get", "scan", "check", "analyze", "dump"})
+  void everyCommandHelpHasAnExampleAndTheExitCodes(String command) {
+    Result r = cli.run(command, "--help");
+    assertThat(r.exit()).isZero();
+    assertThat(r.err()).isEmpty();
+    assertThat(r.out())
+        .startsWith("Usage: idxkit " + command)
+        .containsPattern("Examples?:\\R  idxkit " + command + " ")
+        .contains("Exit codes:", "  0 ", "  1 ", "  2 ", "  130 ", "--verbose");
+  }
+
+  @Test
+  void topLevelHelpListsTheCommandsAndCompletion() {
+    Result r = cli.run("--help");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out())
+        .contains("create", "info", "get", "scan", "check", "analyze", "dump")
+        .contains("generate-completion", "source <(idxkit generate-completion)");
+  }
+
+  @Test
+  void completionScriptCoversTheCommands() {
+    Result r = cli.run("generate-completion");
+    assertThat(r.exit()).isZero();
+    assertThat(r.out()).contains("complete -F", "idxkit", "analyze", "--index");
+  }
+
+  @Test
+  void versionNamesTheTool() {
+    Result r = cli.run("--version");
+    assertThat(r.exit()).isZero();
+    assertThat(r.outLines().get(0)).startsWith("idxkit ");
+    assertThat(r.outLines().get(1)).startsWith("Java ");
+  }
+
+  /** What a later command with OpenEdge-style names declares. */
+  @Command(name = "probe")
+  static final class Probe implements Callable<Integer> {
+    @Option(names = "-SG")
+    int sortGroups;
+
+    @Option(names = "-S")
+    boolean s;
+
+    @Option(names = "-G")
+    boolean g;
+
+    @Override
+    public Integer call() {
+      return sortGroups * 10 + (s ? 1 : 0) + (g ? 2 : 0);
+    }
+  }
+
+  @Test
+  void singleDashLongNamesAreNotSplitIntoShortOptions() {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    try (Session s = session()) {
+      CommandLine cl = Main.commandLine(s, new PrintWriter(out), new PrintWriter(err));
+      cl.addSubcommand(new CommandLine(new Probe()));
+      Main.configure(cl, s, new PrintWriter(out), new PrintWriter(err));
+      assertThat(cl.execute("probe", "-SG", "48")).isEqualTo(480);
+      assertThat(cl.execute("probe", "-S", "-G")).isEqualTo(3);
+      // With POSIX clustering "-GS" would be -G -S; here it is an unknown option.
+      assertThat(cl.execute("probe", "-GS")).isEqualTo(ExitCodes.BAD_INPUT);
+      assertThat(err.toString()).contains("Unknown option: '-GS'");
+    }
+  }
+
+  @Test
+  void parseErrorsAreOneLineWithTheCommandToAskForHelp() {
+    Result r = cli.run("check", "db", "--tabel", "x");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.errLines())
+        .containsExactly(
+            "idxkit: Unknown options: '--tabel', 'x' (did you mean --table?); see 'idxkit check"
+                + " --help'");
+  }
+
+  @Test
+  void oneLineFoldsLineBreaks() {
+    assertThat(Failures.oneLine("a\n  b\r\nc ")).isEqualTo("a b c");
+    assertThat(Failures.oneLine(null)).isEqualTo("(no message)");
+  }
+
+  /** A command with a bug in it. */
+  @Command(name = "bug")
+  static final class Bug implements Callable<Integer> {
+    @Override
+    public Integer call() {
+      throw new IllegalStateException("boom");
+    }
+  }
+
+  @Test
+  void unexpectedErrorsSayHowToSeeMore() {
+    StringWriter err = new StringWriter();
+    try (Session s = session()) {
+      CommandLine cl =
+          Main.commandLine(s, new PrintWriter(new StringWriter()), new PrintWriter(err));
+      cl.addSubcommand(new CommandLine(new Bug()));
+      Main.configure(cl, s, new PrintWriter(new StringWriter()), new PrintWriter(err));
+      assertThat(cl.execute("bug")).isEqualTo(ExitCodes.FAILED);
+    }
+    assertThat(List.of(err.toString().split("\\R")))
+        .containsExactly(
+            "idxkit: unexpected IllegalStateException: boom; run with --verbose for details");
+  }
+
+  private Session session() {
+    return new Session(
+        cli.guard,
+        false,
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+        StandardCharsets.UTF_8,
+        System::nanoTime,
+        Session.PLAIN_INTERVAL_MILLIS);
+  }
+}
