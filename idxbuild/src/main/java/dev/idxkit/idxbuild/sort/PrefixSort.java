@@ -1,0 +1,250 @@
+package dev.idxkit.idxbuild.sort;
+
+import dev.idxkit.core.key.Keys;
+import java.util.Arrays;
+
+/**
+ * Sorts the index of an {@link EntryBuffer} in place: an in-place MSD radix sort (American flag
+ * sort) on each entry's 8-byte normalized prefix, then runs of equal prefixes resolved on the
+ * following bytes. No comparator, no per-entry objects, no scratch array the size of the input.
+ *
+ * <p>Input: {@code idx} holds one pair of longs per entry, {@code idx[2i]} = the prefix ({@link
+ * Keys#prefix8} of the entry's bytes), {@code idx[2i+1]} = {@code offset << 32 | length} in {@code
+ * data}. Keeping the pair side by side means one cache line per element moved by the permutation.
+ * The sort permutes the pairs; the prefixes of tied entries are overwritten with deeper keys (the
+ * caller reloads them before sorting again).
+ *
+ * <p>Steps, for a range of entries that agree exactly on their first {@code depth} bytes ({@link
+ * #sortRange}):
+ *
+ * <ol>
+ *   <li>Load the key: the 8 bytes at {@code depth}, zero padded (at depth 0 they are already
+ *       there).
+ *   <li>OR together {@code key ^ firstKey}: its leading zero bytes are the bytes every entry
+ *       shares, which the radix passes skip (the index id and common key prefixes cost one pass,
+ *       not one histogram each). All equal: go to step 4 directly.
+ *   <li>MSD radix on the first varying byte: histogram, bucket bounds, then the cycle-leader
+ *       permutation; recurse per bucket on the next byte. Buckets of at most {@value #INSERTION}
+ *       entries are insertion-sorted on the key instead.
+ *   <li>Scan for runs of equal keys ({@link #resolveTies}). Small runs are insertion-sorted with a
+ *       full unsigned compare. In a large run the keys are equal only as zero padded bytes, so an
+ *       entry that ends within these 8 bytes is a prefix of every longer entry of the run: those
+ *       short ones go first, ordered by length (equal length means equal bytes). The rest agree on
+ *       8 more bytes; their longest common prefix beyond that is measured with {@link
+ *       Arrays#mismatch} (vectorized) so a run of long duplicates costs one scan, and the range is
+ *       sorted again from the first byte where two of them differ.
+ * </ol>
+ *
+ * <p>Cost: about three passes (diff, histogram, permutation) per radix level that varies, and a
+ * level only recurses into buckets larger than {@value #INSERTION}; entries whose prefixes differ
+ * are never compared in full. Memory: 3 × 8 × 256 ints of counters and the recursion stack (depth
+ * at most 8 per 8 bytes of common prefix).
+ */
+final class PrefixSort {
+  private static final int INSERTION = 32;
+  private static final int SMALL_TIES = 16;
+
+  private final byte[] data;
+  private final long[] idx;
+  private final int[][] counts = new int[8][256];
+  private final int[][] heads = new int[8][256];
+  private final int[][] ends = new int[8][256];
+
+  private PrefixSort(byte[] data, long[] idx) {
+    this.data = data;
+    this.idx = idx;
+  }
+
+  /** Sorts the first {@code n} pairs of {@code idx}; their prefixes must be loaded (depth 0). */
+  static void sort(byte[] data, long[] idx, int n) {
+    if (n > 1) {
+      new PrefixSort(data, idx).sortRange(0, n, 0);
+    }
+  }
+
+  static int offsetOf(long ref) {
+    return (int) (ref >>> 32);
+  }
+
+  static int lengthOf(long ref) {
+    return (int) ref;
+  }
+
+  static long ref(int offset, int length) {
+    return ((long) offset << 32) | (length & 0xFFFFFFFFL);
+  }
+
+  /** Entries in [lo, hi) agree exactly on bytes [0, depth) and are at least depth bytes long. */
+  private void sortRange(int lo, int hi, int depth) {
+    if (depth > 0) {
+      for (int i = lo; i < hi; i++) {
+        long r = idx[2 * i + 1];
+        idx[2 * i] = Keys.prefix8(data, offsetOf(r) + depth, lengthOf(r) - depth);
+      }
+    }
+    msd(lo, hi, 0);
+    int i = lo;
+    while (i < hi) {
+      long k = idx[2 * i];
+      int j = i + 1;
+      while (j < hi && idx[2 * j] == k) {
+        j++;
+      }
+      if (j - i > 1) {
+        resolveTies(i, j, depth);
+      }
+      i = j;
+    }
+  }
+
+  /** Sorts [lo, hi) by key alone, from radix level {@code level} (byte 0 = most significant). */
+  private void msd(int lo, int hi, int level) {
+    if (hi - lo <= INSERTION) {
+      insertionByKey(lo, hi);
+      return;
+    }
+    long first = idx[2 * lo];
+    long diff = 0;
+    for (int i = lo + 1; i < hi; i++) {
+      diff |= idx[2 * i] ^ first;
+    }
+    if (diff == 0) {
+      return;
+    }
+    level = Math.max(level, Long.numberOfLeadingZeros(diff) >>> 3);
+    int shift = 56 - 8 * level;
+    int[] count = counts[level];
+    int[] head = heads[level];
+    int[] end = ends[level];
+    Arrays.fill(count, 0);
+    for (int i = lo; i < hi; i++) {
+      count[(int) (idx[2 * i] >>> shift) & 0xFF]++;
+    }
+    int pos = lo;
+    for (int b = 0; b < 256; b++) {
+      head[b] = pos;
+      pos += count[b];
+      end[b] = pos;
+    }
+    // Cycle leader: take the element at the head of bucket b, swap it to the head of the bucket
+    // it belongs to until an element of b comes back, then place it and advance b's head.
+    for (int b = 0; b < 256; b++) {
+      while (head[b] < end[b]) {
+        int i = head[b];
+        long k = idx[2 * i];
+        long r = idx[2 * i + 1];
+        int d = (int) (k >>> shift) & 0xFF;
+        while (d != b) {
+          int j = head[d]++;
+          long tk = idx[2 * j];
+          long tr = idx[2 * j + 1];
+          idx[2 * j] = k;
+          idx[2 * j + 1] = r;
+          k = tk;
+          r = tr;
+          d = (int) (k >>> shift) & 0xFF;
+        }
+        idx[2 * i] = k;
+        idx[2 * i + 1] = r;
+        head[b]++;
+      }
+    }
+    if (level == 7) {
+      return;
+    }
+    for (int b = 0; b < 256; b++) {
+      int c = count[b];
+      if (c > 1) {
+        msd(end[b] - c, end[b], level + 1);
+      }
+    }
+  }
+
+  private void insertionByKey(int lo, int hi) {
+    for (int i = lo + 1; i < hi; i++) {
+      long k = idx[2 * i];
+      long r = idx[2 * i + 1];
+      int j = i - 1;
+      while (j >= lo && Long.compareUnsigned(idx[2 * j], k) > 0) {
+        idx[2 * j + 2] = idx[2 * j];
+        idx[2 * j + 3] = idx[2 * j + 1];
+        j--;
+      }
+      idx[2 * j + 2] = k;
+      idx[2 * j + 3] = r;
+    }
+  }
+
+  /**
+   * Entries in [lo, hi) agree exactly on [0, depth) and, zero padded, on [depth, depth + 8): put
+   * them in full byte order.
+   */
+  private void resolveTies(int lo, int hi, int depth) {
+    if (hi - lo <= SMALL_TIES) {
+      insertionFull(lo, hi);
+      return;
+    }
+    int limit = depth + 8;
+    int m = lo;
+    for (int i = lo; i < hi; i++) {
+      if (lengthOf(idx[2 * i + 1]) < limit) {
+        swap(i, m++);
+      }
+    }
+    if (m - lo > 1) {
+      // Each is a prefix of the next longer one: order by length.
+      for (int i = lo; i < m; i++) {
+        idx[2 * i] = lengthOf(idx[2 * i + 1]);
+      }
+      msd(lo, m, 0);
+    }
+    if (hi - m > 1) {
+      long r0 = idx[2 * m + 1];
+      int o0 = offsetOf(r0) + limit;
+      int e0 = offsetOf(r0) + lengthOf(r0);
+      int lcp = Integer.MAX_VALUE;
+      for (int i = m + 1; i < hi; i++) {
+        long r = idx[2 * i + 1];
+        int o = offsetOf(r);
+        int mm = Arrays.mismatch(data, o0, e0, data, o + limit, o + lengthOf(r));
+        if (mm >= 0 && mm < lcp) {
+          lcp = mm;
+        }
+      }
+      if (lcp != Integer.MAX_VALUE) {
+        sortRange(m, hi, limit + lcp);
+      }
+    }
+  }
+
+  private void insertionFull(int lo, int hi) {
+    for (int i = lo + 1; i < hi; i++) {
+      long k = idx[2 * i];
+      long r = idx[2 * i + 1];
+      int ro = offsetOf(r);
+      int rl = lengthOf(r);
+      int j = i - 1;
+      while (j >= lo) {
+        long q = idx[2 * j + 1];
+        if (Arrays.compareUnsigned(data, offsetOf(q), offsetOf(q) + lengthOf(q), data, ro, ro + rl)
+            <= 0) {
+          break;
+        }
+        idx[2 * j + 2] = idx[2 * j];
+        idx[2 * j + 3] = q;
+        j--;
+      }
+      idx[2 * j + 2] = k;
+      idx[2 * j + 3] = r;
+    }
+  }
+
+  private void swap(int i, int j) {
+    long k = idx[2 * i];
+    long r = idx[2 * i + 1];
+    idx[2 * i] = idx[2 * j];
+    idx[2 * i + 1] = idx[2 * j + 1];
+    idx[2 * j] = k;
+    idx[2 * j + 1] = r;
+  }
+}
