@@ -12,18 +12,28 @@ import java.util.Arrays;
  * {@link #source(byte[], byte[])} for a key range) to read the entries in order; {@link #clear()}
  * to reuse the memory for the next batch. Not thread-safe: one filler at a time.
  *
- * <p>Layout: the entry bytes are appended to one byte array; beside it one long array holds two
- * longs per entry, the entry's 8-byte normalized prefix ({@link Keys#prefix8}, computed by {@code
- * add} while the bytes are in cache) and {@code offset << 32 | length}. The sort ({@link
+ * <p>Layout: one byte array, the arena, filled from both ends until they meet:
+ *
+ * <pre>
+ *  0                        dataLen              start = length - 16 n              length
+ *  +------------------------+--------------------+----------+----------+-----+----------+
+ *  | entry bytes, appended  |        free        | prefix 0 | ref 0    | ... | ref n-1  |
+ *  +------------------------+--------------------+----------+----------+-----+----------+
+ *                                                 \_ 8 bytes  \_ 8 bytes: offset << 32 | length
+ * </pre>
+ *
+ * Each entry has a 16-byte pair at the top: its 8-byte normalized prefix ({@link Keys#prefix8},
+ * computed by {@code add} while the bytes are in cache) and where its bytes are. The sort ({@link
  * PrefixSort}: MSD radix on the prefix, then full comparison of equal-prefix runs) permutes those
- * pairs only; entry bytes never move.
+ * pairs only; entry bytes never move. Pairs are native-order longs read through a {@code
+ * VarHandle}; a new pair goes below the others, so before sorting the pairs are in reverse order of
+ * arrival.
  *
  * <p>Memory: {@link #bytesUsed()} = entry bytes + {@value #INDEX_BYTES_PER_ENTRY} bytes per entry,
- * and {@code add} refuses an entry that would take it past the capacity. The two arrays grow by
- * doubling, clipped so that together they never exceed the capacity (when one must grow and the
- * other has slack, the other is trimmed first); while an array grows, the old one lives until the
- * copy is done. A buffer that is never filled never allocates its full capacity. Sorting allocates
- * 6 KB of counters.
+ * and {@code add} refuses an entry that would take it past the capacity, so the buffer fills to its
+ * capacity exactly whatever the mix of entry lengths. The arena starts small and doubles, never
+ * past the capacity (while it grows, the old arena lives until the copy is done); a buffer that is
+ * never filled never allocates its full capacity. Sorting allocates 6 KB of counters.
  */
 public final class EntryBuffer {
   /** Index bytes per entry: the prefix and the packed offset and length. */
@@ -32,18 +42,16 @@ public final class EntryBuffer {
   /** Arrays are limited to int indexes; stay under the VM's largest array. */
   public static final long MAX_CAPACITY = Integer.MAX_VALUE - 8;
 
-  private static final int MIN_DATA = 64 * 1024;
-  private static final int MIN_ENTRIES = 4096;
+  private static final int MIN_ARENA = 64 * 1024;
   private static final byte[] NO_BYTES = {};
-  private static final long[] NO_LONGS = {};
 
   private final long capacity;
-  private byte[] data = NO_BYTES;
+  private byte[] arena = NO_BYTES;
   private int dataLen;
-  private long[] idx = NO_LONGS;
   private int n;
   private boolean sorted = true;
   private boolean prefixesLoaded = true;
+  private int growths;
 
   public EntryBuffer(long capacityBytes) {
     if (capacityBytes < 1024 || capacityBytes > MAX_CAPACITY) {
@@ -62,13 +70,20 @@ public final class EntryBuffer {
       throw new IndexOutOfBoundsException(
           "entry [" + off + ", " + off + "+" + len + ") of a " + b.length + "-byte array");
     }
-    if ((long) dataLen + len + (long) INDEX_BYTES_PER_ENTRY * (n + 1) > capacity) {
+    long need = (long) dataLen + len + (long) INDEX_BYTES_PER_ENTRY * (n + 1);
+    if (need > capacity) {
       return false;
     }
-    ensureRoom(len);
-    System.arraycopy(b, off, data, dataLen, len);
-    idx[2 * n] = Keys.prefix8(b, off, len);
-    idx[2 * n + 1] = PrefixSort.ref(dataLen, len);
+    if (need > arena.length) {
+      grow(need);
+    }
+    System.arraycopy(b, off, arena, dataLen, len);
+    PrefixSort.putPair(
+        arena,
+        start() - INDEX_BYTES_PER_ENTRY,
+        0,
+        Keys.prefix8(b, off, len),
+        PrefixSort.ref(dataLen, len));
     dataLen += len;
     n++;
     sorted = n <= 1;
@@ -81,13 +96,15 @@ public final class EntryBuffer {
 
   /** Sorts the entries into unsigned byte order. Equal entries are all kept. */
   public void sort() {
+    int base = start();
     if (!prefixesLoaded) {
       for (int i = 0; i < n; i++) {
-        long r = idx[2 * i + 1];
-        idx[2 * i] = Keys.prefix8(data, PrefixSort.offsetOf(r), PrefixSort.lengthOf(r));
+        long r = PrefixSort.refAt(arena, base, i);
+        PrefixSort.putPair(
+            arena, base, i, Keys.prefix8(arena, PrefixSort.offsetOf(r), PrefixSort.lengthOf(r)), r);
       }
     }
-    PrefixSort.sort(data, idx, n);
+    PrefixSort.sort(arena, base, n);
     // The sort leaves deeper keys in the prefix slots of tied entries.
     prefixesLoaded = false;
     sorted = true;
@@ -128,9 +145,9 @@ public final class EntryBuffer {
     return capacity;
   }
 
-  /** Bytes of the arrays actually allocated now (at most the capacity). */
+  /** Bytes of the arena allocated now (at most the capacity). */
   public long bytesAllocated() {
-    return data.length + 8L * idx.length;
+    return arena.length;
   }
 
   /** A copy of the {@code i}-th entry in the current order (sorted order after {@link #sort}). */
@@ -138,17 +155,21 @@ public final class EntryBuffer {
     if (i < 0 || i >= n) {
       throw new IndexOutOfBoundsException("entry " + i + " of " + n);
     }
-    long r = idx[2 * i + 1];
+    long r = PrefixSort.refAt(arena, start(), i);
     int o = PrefixSort.offsetOf(r);
-    return Arrays.copyOfRange(data, o, o + PrefixSort.lengthOf(r));
+    return Arrays.copyOfRange(arena, o, o + PrefixSort.lengthOf(r));
   }
 
-  /** Forgets every entry and keeps the arrays for the next batch. */
+  /** Forgets every entry and keeps the arena for the next batch. */
   public void clear() {
     n = 0;
     dataLen = 0;
     sorted = true;
     prefixesLoaded = true;
+  }
+
+  private int start() {
+    return arena.length - INDEX_BYTES_PER_ENTRY * n;
   }
 
   private void checkSorted() {
@@ -158,13 +179,14 @@ public final class EntryBuffer {
   }
 
   private int lowerBound(byte[] key) {
+    int base = start();
     int lo = 0;
     int hi = n;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      long r = idx[2 * mid + 1];
+      long r = PrefixSort.refAt(arena, base, mid);
       int o = PrefixSort.offsetOf(r);
-      if (Keys.compare(data, o, PrefixSort.lengthOf(r), key, 0, key.length) < 0) {
+      if (Keys.compare(arena, o, PrefixSort.lengthOf(r), key, 0, key.length) < 0) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -173,33 +195,28 @@ public final class EntryBuffer {
     return lo;
   }
 
-  /** Grows the arrays so one more entry of {@code len} bytes fits, never past the capacity. */
-  private void ensureRoom(int len) {
-    int needData = dataLen + len;
-    int needLongs = 2 * (n + 1);
-    if (needData > data.length) {
-      long limit = capacity - 8L * idx.length;
-      if (needData > limit) {
-        idx = Arrays.copyOf(idx, needLongs); // give back the index's slack
-        limit = capacity - 8L * idx.length;
-      }
-      long want = Math.max(needData, Math.min(Math.max(2L * data.length, MIN_DATA), limit));
-      data = Arrays.copyOf(data, (int) want);
-    }
-    if (needLongs > idx.length) {
-      long limitLongs = (capacity - data.length) / 8;
-      if (needLongs > limitLongs) {
-        data = Arrays.copyOf(data, needData); // give back the data's slack
-        limitLongs = (capacity - data.length) / 8;
-      }
-      long want =
-          Math.max(needLongs, Math.min(Math.max(2L * idx.length, 2L * MIN_ENTRIES), limitLongs));
-      idx = Arrays.copyOf(idx, (int) (want & ~1L));
-    }
+  /**
+   * A larger arena (doubling, at most the capacity): the data stays at the front, pairs at the top.
+   */
+  private void grow(long need) {
+    long want = Math.max(need, Math.min(capacity, Math.max(2L * arena.length, MIN_ARENA)));
+    byte[] next = new byte[(int) want];
+    System.arraycopy(arena, 0, next, 0, dataLen);
+    int pairs = INDEX_BYTES_PER_ENTRY * n;
+    System.arraycopy(arena, arena.length - pairs, next, next.length - pairs, pairs);
+    arena = next;
+    growths++;
   }
 
-  /** Streams [lo, hi) of the index. */
+  /** How many times the arena was reallocated: a test's handle on the growth policy. */
+  int growths() {
+    return growths;
+  }
+
+  /** Streams [lo, hi) of the pairs. */
   private final class Cursor implements EntrySource {
+    private final int base = start();
+    private final byte[] data = arena;
     private int i;
     private final int end;
     private int off;
@@ -217,7 +234,7 @@ public final class EntryBuffer {
         return false;
       }
       i++;
-      long r = idx[2 * i + 1];
+      long r = PrefixSort.refAt(data, base, i);
       off = PrefixSort.offsetOf(r);
       len = PrefixSort.lengthOf(r);
       return true;

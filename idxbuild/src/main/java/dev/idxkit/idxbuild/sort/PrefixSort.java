@@ -1,6 +1,9 @@
 package dev.idxkit.idxbuild.sort;
 
 import dev.idxkit.core.key.Keys;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -8,11 +11,16 @@ import java.util.Arrays;
  * sort) on each entry's 8-byte normalized prefix, then runs of equal prefixes resolved on the
  * following bytes. No comparator, no per-entry objects, no scratch array the size of the input.
  *
- * <p>Input: {@code idx} holds one pair of longs per entry, {@code idx[2i]} = the prefix ({@link
- * Keys#prefix8} of the entry's bytes), {@code idx[2i+1]} = {@code offset << 32 | length} in {@code
- * data}. Keeping the pair side by side means one cache line per element moved by the permutation.
- * The sort permutes the pairs; the prefixes of tied entries are overwritten with deeper keys (the
- * caller reloads them before sorting again).
+ * <p>Input: the buffer's arena holds, from {@code base}, one 16-byte pair per entry: the prefix
+ * ({@link Keys#prefix8} of the entry's bytes) and {@code offset << 32 | length} of the entry in the
+ * same arena, both as native-order longs. Keeping the pair side by side means one cache line per
+ * element moved by the permutation. The sort permutes the pairs; the prefixes of tied entries are
+ * overwritten with deeper keys (the caller reloads them before sorting again).
+ *
+ * <p>First, when all prefixes share their first byte, the bytes every entry shares are measured
+ * once and the sort starts after them ({@code depth} > 0): in a group holding one index, the 2-byte
+ * index id and the high bytes of its numbers would otherwise leave a few varying bits in the prefix
+ * and everything to the tie resolution.
  *
  * <p>Steps, for a range of entries that agree exactly on their first {@code depth} bytes ({@link
  * #sortRange}):
@@ -44,22 +52,73 @@ final class PrefixSort {
   private static final int INSERTION = 32;
   private static final int SMALL_TIES = 16;
 
+  /** The pairs are read and written as longs inside the byte arena. */
+  static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
   private final byte[] data;
-  private final long[] idx;
+  private final int base;
   private final int[][] counts = new int[8][256];
   private final int[][] heads = new int[8][256];
   private final int[][] ends = new int[8][256];
 
-  private PrefixSort(byte[] data, long[] idx) {
+  private PrefixSort(byte[] data, int base) {
     this.data = data;
-    this.idx = idx;
+    this.base = base;
   }
 
-  /** Sorts the first {@code n} pairs of {@code idx}; their prefixes must be loaded (depth 0). */
-  static void sort(byte[] data, long[] idx, int n) {
-    if (n > 1) {
-      new PrefixSort(data, idx).sortRange(0, n, 0);
+  /** Sorts the {@code n} pairs at {@code data[base]}; their prefixes must be loaded (depth 0). */
+  static void sort(byte[] data, int base, int n) {
+    if (n < 2) {
+      return;
     }
+    PrefixSort s = new PrefixSort(data, base);
+    long first = s.key(0);
+    long diff = 0;
+    for (int i = 1; i < n; i++) {
+      diff |= s.key(i) ^ first;
+    }
+    int depth = 0;
+    if (Long.numberOfLeadingZeros(diff) >= 8) {
+      // Every prefix starts with the same byte (a sort group of one index: its 2-byte id; then
+      // often the high bytes of a number): measure what all entries share and sort on the 8
+      // bytes after it, so the radix passes see varying bytes instead of tie runs.
+      depth = s.commonPrefix(0, n, 0);
+      if (depth < 0) {
+        return; // all identical
+      }
+    }
+    s.sortRange(0, n, depth);
+  }
+
+  static long keyAt(byte[] a, int base, int i) {
+    return (long) LONG.get(a, base + (i << 4));
+  }
+
+  static long refAt(byte[] a, int base, int i) {
+    return (long) LONG.get(a, base + (i << 4) + 8);
+  }
+
+  static void putPair(byte[] a, int base, int i, long key, long ref) {
+    LONG.set(a, base + (i << 4), key);
+    LONG.set(a, base + (i << 4) + 8, ref);
+  }
+
+  private long key(int i) {
+    return (long) LONG.get(data, base + (i << 4));
+  }
+
+  private long ref(int i) {
+    return (long) LONG.get(data, base + (i << 4) + 8);
+  }
+
+  private void setKey(int i, long k) {
+    LONG.set(data, base + (i << 4), k);
+  }
+
+  private void put(int i, long k, long r) {
+    LONG.set(data, base + (i << 4), k);
+    LONG.set(data, base + (i << 4) + 8, r);
   }
 
   static int offsetOf(long ref) {
@@ -78,16 +137,16 @@ final class PrefixSort {
   private void sortRange(int lo, int hi, int depth) {
     if (depth > 0) {
       for (int i = lo; i < hi; i++) {
-        long r = idx[2 * i + 1];
-        idx[2 * i] = Keys.prefix8(data, offsetOf(r) + depth, lengthOf(r) - depth);
+        long r = ref(i);
+        setKey(i, Keys.prefix8(data, offsetOf(r) + depth, lengthOf(r) - depth));
       }
     }
     msd(lo, hi, 0);
     int i = lo;
     while (i < hi) {
-      long k = idx[2 * i];
+      long k = key(i);
       int j = i + 1;
-      while (j < hi && idx[2 * j] == k) {
+      while (j < hi && key(j) == k) {
         j++;
       }
       if (j - i > 1) {
@@ -103,10 +162,10 @@ final class PrefixSort {
       insertionByKey(lo, hi);
       return;
     }
-    long first = idx[2 * lo];
+    long first = key(lo);
     long diff = 0;
     for (int i = lo + 1; i < hi; i++) {
-      diff |= idx[2 * i] ^ first;
+      diff |= key(i) ^ first;
     }
     if (diff == 0) {
       return;
@@ -118,7 +177,7 @@ final class PrefixSort {
     int[] end = ends[level];
     Arrays.fill(count, 0);
     for (int i = lo; i < hi; i++) {
-      count[(int) (idx[2 * i] >>> shift) & 0xFF]++;
+      count[(int) (key(i) >>> shift) & 0xFF]++;
     }
     int pos = lo;
     for (int b = 0; b < 256; b++) {
@@ -131,21 +190,19 @@ final class PrefixSort {
     for (int b = 0; b < 256; b++) {
       while (head[b] < end[b]) {
         int i = head[b];
-        long k = idx[2 * i];
-        long r = idx[2 * i + 1];
+        long k = key(i);
+        long r = ref(i);
         int d = (int) (k >>> shift) & 0xFF;
         while (d != b) {
           int j = head[d]++;
-          long tk = idx[2 * j];
-          long tr = idx[2 * j + 1];
-          idx[2 * j] = k;
-          idx[2 * j + 1] = r;
+          long tk = key(j);
+          long tr = ref(j);
+          put(j, k, r);
           k = tk;
           r = tr;
           d = (int) (k >>> shift) & 0xFF;
         }
-        idx[2 * i] = k;
-        idx[2 * i + 1] = r;
+        put(i, k, r);
         head[b]++;
       }
     }
@@ -162,16 +219,14 @@ final class PrefixSort {
 
   private void insertionByKey(int lo, int hi) {
     for (int i = lo + 1; i < hi; i++) {
-      long k = idx[2 * i];
-      long r = idx[2 * i + 1];
+      long k = key(i);
+      long r = ref(i);
       int j = i - 1;
-      while (j >= lo && Long.compareUnsigned(idx[2 * j], k) > 0) {
-        idx[2 * j + 2] = idx[2 * j];
-        idx[2 * j + 3] = idx[2 * j + 1];
+      while (j >= lo && Long.compareUnsigned(key(j), k) > 0) {
+        put(j + 1, key(j), ref(j));
         j--;
       }
-      idx[2 * j + 2] = k;
-      idx[2 * j + 3] = r;
+      put(j + 1, k, r);
     }
   }
 
@@ -187,64 +242,73 @@ final class PrefixSort {
     int limit = depth + 8;
     int m = lo;
     for (int i = lo; i < hi; i++) {
-      if (lengthOf(idx[2 * i + 1]) < limit) {
+      if (lengthOf(ref(i)) < limit) {
         swap(i, m++);
       }
     }
     if (m - lo > 1) {
       // Each is a prefix of the next longer one: order by length.
       for (int i = lo; i < m; i++) {
-        idx[2 * i] = lengthOf(idx[2 * i + 1]);
+        setKey(i, lengthOf(ref(i)));
       }
       msd(lo, m, 0);
     }
     if (hi - m > 1) {
-      long r0 = idx[2 * m + 1];
-      int o0 = offsetOf(r0) + limit;
-      int e0 = offsetOf(r0) + lengthOf(r0);
-      int lcp = Integer.MAX_VALUE;
-      for (int i = m + 1; i < hi; i++) {
-        long r = idx[2 * i + 1];
-        int o = offsetOf(r);
-        int mm = Arrays.mismatch(data, o0, e0, data, o + limit, o + lengthOf(r));
-        if (mm >= 0 && mm < lcp) {
-          lcp = mm;
-        }
-      }
-      if (lcp != Integer.MAX_VALUE) {
-        sortRange(m, hi, limit + lcp);
+      int next = commonPrefix(m, hi, limit);
+      if (next >= 0) {
+        sortRange(m, hi, next);
       }
     }
+  }
+
+  /**
+   * Entries in [lo, hi) agree exactly on [0, from): the length of the prefix they all share (at
+   * least {@code from}, at most the shortest entry), or -1 when they are all identical. {@link
+   * Arrays#mismatch} is vectorized, so a run of long duplicates costs one scan.
+   */
+  private int commonPrefix(int lo, int hi, int from) {
+    long r0 = ref(lo);
+    int o0 = offsetOf(r0) + from;
+    int e0 = offsetOf(r0) + lengthOf(r0);
+    int lcp = Integer.MAX_VALUE;
+    for (int i = lo + 1; i < hi; i++) {
+      long r = ref(i);
+      int o = offsetOf(r);
+      int mm = Arrays.mismatch(data, o0, e0, data, o + from, o + lengthOf(r));
+      if (mm >= 0 && mm < lcp) {
+        lcp = mm;
+        if (lcp == 0) {
+          break;
+        }
+      }
+    }
+    return lcp == Integer.MAX_VALUE ? -1 : from + lcp;
   }
 
   private void insertionFull(int lo, int hi) {
     for (int i = lo + 1; i < hi; i++) {
-      long k = idx[2 * i];
-      long r = idx[2 * i + 1];
+      long k = key(i);
+      long r = ref(i);
       int ro = offsetOf(r);
       int rl = lengthOf(r);
       int j = i - 1;
       while (j >= lo) {
-        long q = idx[2 * j + 1];
+        long q = ref(j);
         if (Arrays.compareUnsigned(data, offsetOf(q), offsetOf(q) + lengthOf(q), data, ro, ro + rl)
             <= 0) {
           break;
         }
-        idx[2 * j + 2] = idx[2 * j];
-        idx[2 * j + 3] = q;
+        put(j + 1, key(j), q);
         j--;
       }
-      idx[2 * j + 2] = k;
-      idx[2 * j + 3] = r;
+      put(j + 1, k, r);
     }
   }
 
   private void swap(int i, int j) {
-    long k = idx[2 * i];
-    long r = idx[2 * i + 1];
-    idx[2 * i] = idx[2 * j];
-    idx[2 * i + 1] = idx[2 * j + 1];
-    idx[2 * j] = k;
-    idx[2 * j + 1] = r;
+    long k = key(i);
+    long r = ref(i);
+    put(i, key(j), ref(j));
+    put(j, k, r);
   }
 }

@@ -126,6 +126,34 @@ class EntryBufferTest {
   }
 
   @Test
+  void fillingToTheExactCapacityOnlyDoublesTheArena() {
+    // A buffer sized for exactly these entries, lengths mixed: filling it must cost a logarithmic
+    // number of reallocations (a split of the budget between two arrays would trade slack back
+    // and forth near the end and copy on almost every add).
+    SplittableRandom rnd = Seeds.random(seed);
+    List<byte[]> in = new ArrayList<>();
+    long bytes = 0;
+    for (int i = 0; i < 200_000; i++) {
+      byte[] e = TestEntries.bytes(rnd, i % 2 == 0 ? 4 : rnd.nextInt(200));
+      in.add(e);
+      bytes += e.length + EntryBuffer.INDEX_BYTES_PER_ENTRY;
+    }
+    EntryBuffer b = new EntryBuffer(bytes);
+    for (byte[] e : in) {
+      if (!b.add(e)) {
+        throw new AssertionError("refused entry " + b.size() + "; " + repro);
+      }
+    }
+    assertThat(b.bytesUsed()).isEqualTo(bytes);
+    assertThat(b.bytesAllocated()).isEqualTo(bytes);
+    assertThat(b.add(new byte[0])).isFalse();
+    // 64 KB doubling to ~15 MB: 9 growths, plus one clipped to the capacity
+    assertThat(b.growths()).isLessThanOrEqualTo(64 - Long.numberOfLeadingZeros(bytes / 65536) + 2);
+    b.sort();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(in), repro);
+  }
+
+  @Test
   void clearReusesAndResortWorks() {
     SplittableRandom rnd = Seeds.random(seed);
     EntryBuffer b = new EntryBuffer(4 << 20);
