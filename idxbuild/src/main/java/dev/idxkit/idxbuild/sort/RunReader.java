@@ -1,13 +1,8 @@
 package dev.idxkit.idxbuild.sort;
 
 import dev.idxkit.core.IdxkitException;
-import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.key.Keys;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -31,11 +26,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the running ones, so after it returns no task of this reader runs and its files are closed.
  *
  * <p>Checks (damage ends in {@link CorruptRunException} naming the file and block offset, never in
- * a wrong entry or a hang): on the prefetch thread, a short read (truncated file), the header's
- * magic, version, flags, entry count and payload length against the sparse index, and the CRC32C;
- * while decoding, every varint and length against the payload bounds, the first entry against the
- * index, and each entry's order against its predecessor (an O(1) check, since the shared prefix
- * length the writer records is exactly where the two differ).
+ * a wrong entry or a hang): on the prefetch thread, those of {@link RunBlockFile#read} (short read,
+ * header against the sparse index, CRC32C); while decoding, every varint and length against the
+ * payload bounds, the first entry against the index, and each entry's order against its predecessor
+ * (an O(1) check, since the shared prefix length the writer records is exactly where the two
+ * differ).
  *
  * <p>Range: the reader starts at the first block that can hold {@code from} (sparse index binary
  * search) and skips entries below it; it never reads blocks whose first entry is {@code >= to}, and
@@ -89,7 +84,7 @@ public final class RunReader implements EntrySource {
       }
       Throwable f = null;
       try {
-        readBlock(block, dst);
+        files.read(block, dst);
       } catch (Throwable t) { // handed to the consumer, which rethrows it
         f = t;
       }
@@ -135,9 +130,7 @@ public final class RunReader implements EntrySource {
   private final int startBlock;
   private final int endBlock;
   private final Slot[] slots;
-  private final FileChannel[] channels;
-  private final Object channelLock = new Object();
-  private boolean channelsClosed;
+  private final RunBlockFile files;
   private State state = State.OPEN;
 
   private int block = -1; // block being decoded
@@ -208,7 +201,7 @@ public final class RunReader implements EntrySource {
     for (int i = 0; i < slots.length; i++) {
       slots[i] = new Slot();
     }
-    this.channels = new FileChannel[run.segments().size()];
+    this.files = new RunBlockFile(run);
     for (int b = startBlock; b < Math.min(endBlock, startBlock + slots.length); b++) {
       schedule(b);
     }
@@ -282,7 +275,7 @@ public final class RunReader implements EntrySource {
       s.buf = NONE;
       s.read = null;
     }
-    closeChannels();
+    files.close();
   }
 
   private void end() {
@@ -296,7 +289,7 @@ public final class RunReader implements EntrySource {
       s.buf = NONE;
       s.read = null;
     }
-    closeChannels();
+    files.close();
   }
 
   private boolean nextBlock() {
@@ -426,84 +419,6 @@ public final class RunReader implements EntrySource {
     throw new IdxkitException("reading sort run file " + fileOf(b) + " failed", c);
   }
 
-  /** Reads and checks block {@code b} into {@code dst}; runs on a prefetch thread. */
-  private void readBlock(int b, byte[] dst) {
-    int len = run.blockLength(b);
-    long at = run.blockOffset(b);
-    Path file = fileOf(b);
-    ByteBuffer bb = ByteBuffer.wrap(dst, 0, len);
-    try {
-      FileChannel ch = channel(run.blockSegment(b));
-      while (bb.hasRemaining()) {
-        if (ch.read(bb, at + bb.position()) < 0) {
-          throw new CorruptRunException(
-              file,
-              at,
-              "truncated: the block has "
-                  + len
-                  + " bytes, the file ends after "
-                  + bb.position()
-                  + " of them");
-        }
-      }
-    } catch (IOException e) {
-      throw new IdxkitIOException("cannot read sort run block at offset " + at + " of " + file, e);
-    }
-    if (RunFormat.readInt(dst, 0) != RunFormat.MAGIC) {
-      throw new CorruptRunException(
-          file,
-          at,
-          String.format(
-              "bad magic 0x%08x (expected: 0x%08x)", RunFormat.readInt(dst, 0), RunFormat.MAGIC));
-    }
-    if (dst[4] != RunFormat.VERSION || dst[5] != 0 || dst[6] != 0 || dst[7] != 0) {
-      throw new CorruptRunException(
-          file,
-          at,
-          "format version "
-              + dst[4]
-              + ", flags "
-              + dst[5]
-              + ", reserved "
-              + ((dst[6] & 0xFF) << 8 | dst[7] & 0xFF)
-              + " (expected: version "
-              + RunFormat.VERSION
-              + ", flags 0, reserved 0)");
-    }
-    int count = RunFormat.readInt(dst, 8);
-    if (count != run.blockEntryCount(b)) {
-      throw new CorruptRunException(
-          file, at, "entry count " + count + " (expected: " + run.blockEntryCount(b) + ")");
-    }
-    int payload = RunFormat.readInt(dst, 12);
-    if (payload != len - RunFormat.HEADER) {
-      throw new CorruptRunException(
-          file, at, "payload length " + payload + " (expected: " + (len - RunFormat.HEADER) + ")");
-    }
-    int stored = RunFormat.readInt(dst, RunFormat.CRC_OFFSET);
-    int actual = RunFormat.crc(dst, payload);
-    if (stored != actual) {
-      throw new CorruptRunException(
-          file,
-          at,
-          String.format("checksum mismatch (expected: 0x%08x, actual: 0x%08x)", stored, actual));
-    }
-  }
-
-  private FileChannel channel(int segment) throws IOException {
-    synchronized (channelLock) {
-      if (channelsClosed) {
-        throw new IOException("run reader closed");
-      }
-      FileChannel c = channels[segment];
-      if (c == null) {
-        c = FileChannel.open(run.segments().get(segment).path(), StandardOpenOption.READ);
-        channels[segment] = c;
-      }
-      return c;
-    }
-  }
-
   /** Cancels reads not started and waits for running ones, keeping an interrupt for later. */
   private void quiesce() {
     for (Slot s : slots) {
@@ -514,32 +429,8 @@ public final class RunReader implements EntrySource {
     }
   }
 
-  private void closeChannels() {
-    IOException failure = null;
-    Path failed = null;
-    synchronized (channelLock) {
-      channelsClosed = true;
-      for (int i = 0; i < channels.length; i++) {
-        if (channels[i] != null) {
-          try {
-            channels[i].close();
-          } catch (IOException e) {
-            if (failure == null) {
-              failure = e;
-              failed = run.segments().get(i).path();
-            }
-          }
-          channels[i] = null;
-        }
-      }
-    }
-    if (failure != null) {
-      throw new IdxkitIOException("cannot close sort run file " + failed, failure);
-    }
-  }
-
   private Path fileOf(int b) {
-    return run.segments().get(run.blockSegment(b)).path();
+    return files.fileOf(b);
   }
 
   private CorruptRunException corrupt(int b, String detail) {

@@ -10,6 +10,7 @@ import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.idxbuild.sort.TestEntries.Shape;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.idxbuild.temp.TempSpace;
+import dev.idxkit.idxbuild.temp.TempSpaceExhaustedException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -134,6 +135,34 @@ class RunFileTest {
         Files.delete(d);
       }
     }
+    Files.delete(f);
+  }
+
+  @Test
+  void exhaustedSortSpaceFailsTheRunAndLeavesNoFile() throws IOException {
+    Path d0 = Files.createDirectory(tmp.resolve("small0"));
+    Path d1 = Files.createDirectory(tmp.resolve("small1"));
+    Path f = Files.writeString(tmp.resolve("small.srt"), "40 " + d0 + "\n40 " + d1 + "\n");
+    List<byte[]> model = TestEntries.sorted(TestEntries.entries(rnd, 10_000, Shape.RANDOM));
+    try (TempSpace small = new TempSpace(SrtFile.parse(f), "full")) {
+      RunWriter w = new RunWriter(small, 0, 8 * 1024);
+      assertThatThrownBy(
+              () -> {
+                for (byte[] e : model) {
+                  w.add(e);
+                }
+              })
+          .isInstanceOf(TempSpaceExhaustedException.class)
+          .hasMessageContaining(d0 + " limit 40 KB")
+          .hasMessageContaining(d1 + " limit 40 KB");
+      assertThat(TestEntries.files(d0)).isNotEmpty();
+      w.close(); // the failed run deletes what it wrote
+      assertThat(TestEntries.files(d0)).isEmpty();
+      assertThat(TestEntries.files(d1)).isEmpty();
+      assertThat(small.currentBytes()).isZero();
+    }
+    Files.delete(d0);
+    Files.delete(d1);
     Files.delete(f);
   }
 
