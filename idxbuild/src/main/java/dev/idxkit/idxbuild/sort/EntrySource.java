@@ -1,0 +1,29 @@
+package dev.idxkit.idxbuild.sort;
+
+/**
+ * A stream of entries in non-decreasing unsigned byte order, the one interface every sort stage
+ * merges through: an {@link EntryBuffer}'s sorted contents, a {@link RunReader}, a {@link
+ * LoserTree} over other sources.
+ *
+ * <p>Call order: {@link #next()} advances and returns false at the end; after a true {@code next},
+ * {@link #array()}, {@link #offset()} and {@link #length()} give the current entry, valid until the
+ * next call to {@code next} or {@code close} (the array is usually a reused buffer: copy what you
+ * keep). {@link #close()} releases files, buffers and prefetch work; it is idempotent and may be
+ * called before the end.
+ */
+public interface EntrySource extends AutoCloseable {
+  /** Advances to the next entry; false when there are no more. */
+  boolean next();
+
+  /** The array holding the current entry. */
+  byte[] array();
+
+  /** Where the current entry starts in {@link #array()}. */
+  int offset();
+
+  /** The current entry's length in bytes. */
+  int length();
+
+  @Override
+  void close();
+}

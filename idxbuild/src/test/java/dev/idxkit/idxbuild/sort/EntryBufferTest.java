@@ -1,0 +1,228 @@
+package dev.idxkit.idxbuild.sort;
+
+import static dev.idxkit.idxbuild.sort.TestEntries.assertSameEntries;
+import static dev.idxkit.idxbuild.sort.TestEntries.drain;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idxkit.core.testing.Seeds;
+import dev.idxkit.idxbuild.sort.TestEntries.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link EntryBuffer}'s sort against {@code Arrays.sort} with an unsigned comparator, over entry
+ * shapes chosen to hit each path of the prefix sort. {@code -Dtests.multiplier=N} sorts N times as
+ * many entries.
+ */
+class EntryBufferTest {
+  private static final int MULTIPLIER = Integer.getInteger("tests.multiplier", 1);
+  private final long seed = Seeds.seed();
+  private final String repro = Seeds.reproduce(seed, getClass());
+
+  @ParameterizedTest
+  @EnumSource(Shape.class)
+  void sortEqualsModelForEachShape(Shape shape) {
+    SplittableRandom rnd = Seeds.random(seed);
+    for (int n : new int[] {0, 1, 2, 3, 17, 33, 200, 5_000, 20_000 * MULTIPLIER}) {
+      List<byte[]> in =
+          TestEntries.entries(rnd, shape == Shape.LONG ? Math.min(n, 2000) : n, shape);
+      check(in, "shape " + shape + ", n " + in.size());
+    }
+  }
+
+  @Test
+  void sortEqualsModelForMixedShapes() {
+    SplittableRandom rnd = Seeds.random(seed);
+    for (int round = 0; round < 3; round++) {
+      List<byte[]> in =
+          TestEntries.entries(
+              rnd,
+              (10_000 + rnd.nextInt(10_000)) * MULTIPLIER,
+              Shape.RANDOM,
+              Shape.FEW_KEYS,
+              Shape.TINY_ZEROS,
+              Shape.LONG_COMMON_PREFIX,
+              Shape.DUPLICATES);
+      check(in, "mixed round " + round);
+    }
+  }
+
+  @Test
+  void entriesThatDifferOnlyInZeroPaddingAndLength() {
+    // prefix8 pads with zeros: these all share one prefix and differ only in length or late bytes.
+    List<byte[]> in = new ArrayList<>();
+    for (int len = 0; len <= 24; len++) {
+      in.add(new byte[len]);
+      byte[] tail = new byte[len + 1];
+      tail[len] = 1;
+      in.add(tail);
+    }
+    for (int copy = 0; copy < 3; copy++) {
+      in.addAll(new ArrayList<>(in));
+    }
+    Collections.shuffle(in, new Random(seed));
+    check(in, "zero padding");
+  }
+
+  @Property(tries = 200)
+  void sortEqualsModelProperty(@ForAll @Size(max = 300) List<@Size(max = 20) byte[]> in) {
+    check(in, "jqwik sample");
+  }
+
+  @Test
+  void fullBufferRefusesAndAddsNothing() {
+    EntryBuffer b = new EntryBuffer(1024);
+    byte[] e = new byte[40]; // 40 + 16 = 56 bytes each: 18 fit in 1024
+    int added = 0;
+    while (b.add(e)) {
+      added++;
+      e[0]++;
+    }
+    assertThat(added).isEqualTo(18);
+    assertThat(b.size()).isEqualTo(18);
+    assertThat(b.bytesUsed()).isEqualTo(18 * 56L);
+    assertThat(b.bytesAllocated()).isLessThanOrEqualTo(b.capacity());
+    assertThat(b.add(new byte[2000])).isFalse();
+    assertThat(b.size()).isEqualTo(18);
+    b.sort();
+    assertThat(drain(b.source())).hasSize(18);
+  }
+
+  @Test
+  void allocationNeverExceedsCapacity() {
+    SplittableRandom rnd = Seeds.random(seed);
+    for (int round = 0; round < 20; round++) {
+      long cap = 1024 + rnd.nextInt(400_000);
+      EntryBuffer b = new EntryBuffer(cap);
+      List<byte[]> in = new ArrayList<>();
+      while (true) {
+        byte[] e = TestEntries.bytes(rnd, rnd.nextInt(rnd.nextBoolean() ? 20 : 3000));
+        if (!b.add(e)) {
+          assertThat(b.bytesUsed() + e.length + EntryBuffer.INDEX_BYTES_PER_ENTRY)
+              .as(repro)
+              .isGreaterThan(cap);
+          break;
+        }
+        in.add(e);
+        if (b.bytesAllocated() > cap) {
+          throw new AssertionError(
+              b.bytesAllocated() + " bytes allocated > capacity " + cap + "; " + repro);
+        }
+      }
+      b.sort();
+      assertSameEntries(drain(b.source()), TestEntries.sorted(in), repro);
+    }
+  }
+
+  @Test
+  void fillingToTheExactCapacityOnlyDoublesTheArena() {
+    // A buffer sized for exactly these entries, lengths mixed: filling it must cost a logarithmic
+    // number of reallocations (a split of the budget between two arrays would trade slack back
+    // and forth near the end and copy on almost every add).
+    SplittableRandom rnd = Seeds.random(seed);
+    List<byte[]> in = new ArrayList<>();
+    long bytes = 0;
+    for (int i = 0; i < 200_000; i++) {
+      byte[] e = TestEntries.bytes(rnd, i % 2 == 0 ? 4 : rnd.nextInt(200));
+      in.add(e);
+      bytes += e.length + EntryBuffer.INDEX_BYTES_PER_ENTRY;
+    }
+    EntryBuffer b = new EntryBuffer(bytes);
+    for (byte[] e : in) {
+      if (!b.add(e)) {
+        throw new AssertionError("refused entry " + b.size() + "; " + repro);
+      }
+    }
+    assertThat(b.bytesUsed()).isEqualTo(bytes);
+    assertThat(b.bytesAllocated()).isEqualTo(bytes);
+    assertThat(b.add(new byte[0])).isFalse();
+    // 64 KB doubling to ~15 MB: 9 growths, plus one clipped to the capacity
+    assertThat(b.growths()).isLessThanOrEqualTo(64 - Long.numberOfLeadingZeros(bytes / 65536) + 2);
+    b.sort();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(in), repro);
+  }
+
+  @Test
+  void clearReusesAndResortWorks() {
+    SplittableRandom rnd = Seeds.random(seed);
+    EntryBuffer b = new EntryBuffer(4 << 20);
+    for (int round = 0; round < 4; round++) {
+      b.clear();
+      assertThat(b.size()).isZero();
+      assertThat(b.bytesUsed()).isZero();
+      List<byte[]> in = TestEntries.entries(rnd, 3000, Shape.FEW_KEYS, Shape.RANDOM);
+      in.forEach(b::add);
+      b.sort();
+      b.sort(); // sorting twice must reload the prefixes the first sort overwrote
+      // adding after a sort unsorts; the next sort covers old and new entries
+      List<byte[]> more = TestEntries.entries(rnd, 500, Shape.TINY_ZEROS);
+      more.forEach(b::add);
+      assertThat(b.isSorted()).isFalse();
+      assertThatThrownBy(b::source).isInstanceOf(IllegalStateException.class);
+      b.sort();
+      List<byte[]> all = new ArrayList<>(in);
+      all.addAll(more);
+      assertSameEntries(drain(b.source()), TestEntries.sorted(all), repro);
+    }
+  }
+
+  @Test
+  void rangeSourceMatchesModel() {
+    SplittableRandom rnd = Seeds.random(seed);
+    List<byte[]> in = TestEntries.entries(rnd, 5_000, Shape.RANDOM, Shape.DUPLICATES);
+    EntryBuffer b = TestEntries.buffer(in);
+    List<byte[]> model = TestEntries.sorted(in);
+    for (int i = 0; i < 100; i++) {
+      byte[] from = rnd.nextInt(5) == 0 ? null : bound(rnd, model);
+      byte[] to = rnd.nextInt(5) == 0 ? null : bound(rnd, model);
+      List<byte[]> expected = new ArrayList<>();
+      for (byte[] e : model) {
+        if ((from == null || Arrays.compareUnsigned(e, from) >= 0)
+            && (to == null || Arrays.compareUnsigned(e, to) < 0)) {
+          expected.add(e);
+        }
+      }
+      assertSameEntries(drain(b.source(from, to)), expected, repro);
+    }
+  }
+
+  @Test
+  void rejectsBadCapacity() {
+    assertThatThrownBy(() -> new EntryBuffer(10))
+        .hasMessage("capacityBytes : 10 (expected: 1024.." + EntryBuffer.MAX_CAPACITY + ")");
+  }
+
+  static byte[] bound(SplittableRandom rnd, List<byte[]> model) {
+    if (rnd.nextBoolean()) {
+      return model.get(rnd.nextInt(model.size())).clone(); // an existing entry
+    }
+    return TestEntries.bytes(rnd, rnd.nextInt(10));
+  }
+
+  private void check(List<byte[]> in, String what) {
+    long bytes = 1024;
+    for (byte[] e : in) {
+      bytes += e.length + EntryBuffer.INDEX_BYTES_PER_ENTRY;
+    }
+    EntryBuffer b = new EntryBuffer(bytes);
+    for (byte[] e : in) {
+      if (!b.add(e, 0, e.length)) {
+        throw new AssertionError("buffer sized for the entries refused one; " + what);
+      }
+    }
+    assertThat(b.size()).isEqualTo(in.size());
+    b.sort();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(in), what + "; " + repro);
+  }
+}
