@@ -1,0 +1,205 @@
+package dev.idxkit.idxbuild;
+
+import dev.idxkit.core.Catalog.IndexInfo;
+import dev.idxkit.core.Catalog.TableInfo;
+import dev.idxkit.core.CorruptPageException;
+import dev.idxkit.core.KeyTooLongException;
+import dev.idxkit.core.Rid;
+import dev.idxkit.core.btree.BTree;
+import dev.idxkit.core.key.KeyBuffer;
+import dev.idxkit.core.meta.PageRuns;
+import dev.idxkit.core.page.Page;
+import dev.idxkit.core.page.PageAccess;
+import dev.idxkit.core.page.PageType;
+import dev.idxkit.core.record.HeapPage;
+import dev.idxkit.core.record.KeyExtractor;
+import dev.idxkit.core.record.Overflow;
+import dev.idxkit.idxbuild.sort.EntryBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * Phase 1: read every record of the tables whose indexes are rebuilt once, and turn it into one
+ * entry per selected index: {@code u16 indexId || key || rid}, the key extracted straight from the
+ * record bytes (no row decode).
+ *
+ * <p>The tables' heap pages are cut into chunks of {@value #CHUNK_PAGES} pages that the workers
+ * take in turn, so threads stay busy whatever the table sizes. Each worker has its own buffer per
+ * sort group, so the hot path takes no lock; a full buffer is sorted and written as a run by the
+ * worker that filled it. At the end each worker's buffers are sorted and handed to their groups,
+ * which merge them with the runs (a group that never spilled writes no temp file).
+ *
+ * <p>Memory: {@code scanThreads × groups} buffers of the planned size. Disk: runs via the groups.
+ */
+final class ScanPhase {
+  static final int CHUNK_PAGES = 256;
+
+  private record Chunk(TableInfo table, long first, int pages) {}
+
+  private final List<Chunk> chunks = new ArrayList<>();
+  private final IntFunction<PageAccess> pages;
+  private final SortGroup[] groupOfIndex;
+  private final List<SortGroup> groups;
+  private final int maxEntry;
+  private final Cancel cancel;
+  private final AtomicInteger next = new AtomicInteger();
+  final AtomicLong pagesDone = new AtomicLong();
+  final AtomicLong rows = new AtomicLong();
+  final AtomicLong keys = new AtomicLong();
+  final long totalPages;
+
+  ScanPhase(
+      List<TableInfo> tables,
+      java.util.Map<Integer, PageRuns> heaps,
+      IntFunction<PageAccess> pages,
+      List<SortGroup> groups,
+      int pageSize,
+      Cancel cancel) {
+    this.pages = pages;
+    this.groups = groups;
+    this.maxEntry = BTree.maxEntryLength(pageSize);
+    this.cancel = cancel;
+    int maxIndex = 0;
+    for (SortGroup g : groups) {
+      for (IndexInfo ix : g.indexes()) {
+        maxIndex = Math.max(maxIndex, ix.id());
+      }
+    }
+    this.groupOfIndex = new SortGroup[maxIndex + 1];
+    for (SortGroup g : groups) {
+      for (IndexInfo ix : g.indexes()) {
+        groupOfIndex[ix.id()] = g;
+      }
+    }
+    long total = 0;
+    for (TableInfo t : tables) {
+      PageRuns runs = heaps.get(t.id());
+      for (int r = 0; r < runs.runCount(); r++) {
+        long start = runs.runStart(r);
+        long len = runs.runLength(r);
+        for (long off = 0; off < len; off += CHUNK_PAGES) {
+          chunks.add(new Chunk(t, start + off, (int) Math.min(CHUNK_PAGES, len - off)));
+        }
+        total += len;
+      }
+    }
+    this.totalPages = total;
+  }
+
+  /** The body of one scan worker; returns when no chunk is left. */
+  void work() {
+    Worker w = new Worker();
+    try {
+      int c;
+      while ((c = next.getAndIncrement()) < chunks.size()) {
+        cancel.check();
+        w.scan(chunks.get(c));
+      }
+      w.handOver();
+    } finally {
+      w.releaseOnFailure();
+    }
+  }
+
+  /** One worker's buffers and scratch space. */
+  private final class Worker {
+    private final EntryBuffer[] buffers = new EntryBuffer[groups.size()];
+    private final KeyBuffer entry = new KeyBuffer(256);
+    private boolean handedOver;
+
+    void scan(Chunk c) {
+      TableInfo t = c.table();
+      List<IndexInfo> selected = new ArrayList<>();
+      List<KeyExtractor> extractors = new ArrayList<>();
+      for (IndexInfo ix : t.indexes()) {
+        if (ix.id() < groupOfIndex.length && groupOfIndex[ix.id()] != null) {
+          selected.add(ix);
+          extractors.add(groupOfIndex[ix.id()].extractor(ix));
+        }
+      }
+      PageAccess pa = pages.apply(t.area());
+      for (long p = c.first(); p < c.first() + c.pages(); p++) {
+        Page page = pa.read(p);
+        if (page.type() != PageType.HEAP) {
+          throw new CorruptPageException(
+              Path.of(pa.name()), p, "page of table " + t.name() + " is not a heap page");
+        }
+        int slots = HeapPage.slotCount(page);
+        for (int s = 0; s < slots; s++) {
+          if (!HeapPage.isLive(page, s)) {
+            continue;
+          }
+          long rid = Rid.of(p, s);
+          BytesStore<?, ?> store;
+          long off;
+          int len;
+          if (HeapPage.isOverflow(page, s)) {
+            byte[] rec = Overflow.readRecord(pa, page, s);
+            store = BytesStore.wrap(rec);
+            off = 0;
+            len = rec.length;
+          } else {
+            store = page.store();
+            off = page.base() + HeapPage.recordOffset(page, s);
+            len = HeapPage.recordLength(page, s);
+          }
+          for (int i = 0; i < selected.size(); i++) {
+            IndexInfo ix = selected.get(i);
+            entry.reset();
+            entry.appendShort(ix.id());
+            extractors.get(i).extract(store, off, len, entry);
+            entry.appendRid(rid);
+            if (entry.length() - 2 > maxEntry) {
+              throw new KeyTooLongException(ix.name(), entry.length() - 2, maxEntry);
+            }
+            add(groupOfIndex[ix.id()], entry);
+          }
+          rows.incrementAndGet();
+        }
+        pagesDone.incrementAndGet();
+      }
+    }
+
+    private void add(SortGroup g, KeyBuffer e) {
+      int i = g.position();
+      EntryBuffer b = buffers[i];
+      if (b == null) {
+        b = buffers[i] = g.newBuffer();
+      }
+      if (!b.add(e.array(), 0, e.length())) {
+        g.spill(b);
+        if (!b.add(e.array(), 0, e.length())) {
+          throw new IllegalStateException(
+              "entry of "
+                  + e.length()
+                  + " bytes does not fit an empty sort buffer of group "
+                  + g.number());
+        }
+      }
+      keys.incrementAndGet();
+    }
+
+    /** Sorted buffers go to their groups, for the final merge. */
+    void handOver() {
+      for (int i = 0; i < buffers.length; i++) {
+        if (buffers[i] != null && buffers[i].size() > 0) {
+          buffers[i].sort();
+          groups.get(i).keepInMemory(buffers[i]);
+        }
+        buffers[i] = null;
+      }
+      handedOver = true;
+    }
+
+    void releaseOnFailure() {
+      if (!handedOver) {
+        java.util.Arrays.fill(buffers, null);
+      }
+    }
+  }
+}

@@ -1,0 +1,331 @@
+package dev.idxkit.idxbuild;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idxkit.core.Catalog.IndexInfo;
+import dev.idxkit.core.Database;
+import dev.idxkit.core.DuplicateKeyException;
+import dev.idxkit.core.Durability;
+import dev.idxkit.core.Row;
+import dev.idxkit.core.RowCursor;
+import dev.idxkit.core.Table;
+import dev.idxkit.core.Transaction;
+import dev.idxkit.core.btree.BTree;
+import dev.idxkit.core.btree.TreeCursor;
+import dev.idxkit.core.key.Keys;
+import dev.idxkit.core.meta.IndexState;
+import dev.idxkit.core.meta.IndexStatus;
+import dev.idxkit.core.testing.Seeds;
+import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.idxbuild.temp.SrtFile;
+import dev.idxkit.idxbuild.temp.TempSpaceExhaustedException;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.locks.Lock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class IndexRebuildTest {
+  @TempDir Path tmp;
+
+  static final String DDL =
+      """
+      CREATE TABLE r (id BIGINT PRIMARY KEY, a INT, b VARCHAR(600), c DOUBLE, d DATE,
+                      e DECIMAL(12,2));
+      CREATE INDEX r_a_b ON r (a, b DESC);
+      CREATE INDEX r_b ON r (b);
+      CREATE INDEX r_c_d ON r (c DESC, d);
+      CREATE UNIQUE INDEX r_e ON r (e);
+      CREATE TABLE z (k INT, v VARCHAR(10));
+      CREATE INDEX z_k ON z (k);
+      CREATE TABLE o (k BIGINT PRIMARY KEY, v VARCHAR(10));
+      CREATE INDEX o_v ON o (v DESC);
+      """;
+
+  private Database fill(Path dir, long seed, int rows) {
+    SplittableRandom r = Seeds.random(seed);
+    Database db =
+        Database.create(dir, Database.DatabaseOptions.defaults().withDurability(Durability.OFF));
+    db.execute(DDL);
+    Table t = db.table("r");
+    List<Long> rids = new ArrayList<>();
+    try (Transaction tx = db.begin()) {
+      for (int i = 0; i < rows; i++) {
+        rids.add(tx.insert(t, row(r, i)));
+      }
+      tx.commit();
+    }
+    try (Transaction tx = db.begin()) { // holes and moved rows
+      for (int i = 0; i < rows / 10; i++) {
+        long rid = rids.get(r.nextInt(rids.size()));
+        if (tx.get(t, rid) != null) {
+          if (r.nextBoolean()) {
+            tx.delete(t, rid);
+          } else {
+            Row old = tx.get(t, rid);
+            Object[] v = row(r, (int) (long) (Long) old.values()[0]);
+            tx.update(t, rid, v);
+          }
+        }
+      }
+      tx.commit();
+    }
+    db.table("o").insert(1L, "only");
+    return db;
+  }
+
+  /** A row with duplicates, NULLs, long strings and a unique-but-nullable decimal. */
+  private static Object[] row(SplittableRandom r, int id) {
+    Integer a = r.nextInt(10) == 0 ? null : r.nextInt(30);
+    String b =
+        switch (r.nextInt(6)) {
+          case 0 -> null;
+          case 1 -> "long-" + "x".repeat(300 + r.nextInt(250)) + r.nextInt(20);
+          default -> "b" + r.nextInt(200);
+        };
+    Double c = r.nextInt(15) == 0 ? null : (double) r.nextInt(500) / 4;
+    LocalDate d = r.nextInt(15) == 0 ? null : LocalDate.of(1990, 1, 1).plusDays(r.nextInt(5000));
+    BigDecimal e = r.nextInt(5) == 0 ? null : BigDecimal.valueOf(id * 100L + r.nextInt(100), 2);
+    return new Object[] {(long) id, a, b, c, d, e};
+  }
+
+  /** Every entry of every index, as stored, in tree order. */
+  private static Map<String, List<byte[]>> entries(Database db) {
+    Map<String, List<byte[]>> out = new LinkedHashMap<>();
+    Lock l = db.store().readLock();
+    l.lock();
+    try {
+      for (IndexInfo ix : db.catalog().indexes()) {
+        IndexState s = db.store().meta().index(ix.id());
+        List<byte[]> list = new ArrayList<>();
+        TreeCursor c =
+            new BTree(db.store().committedPages(ix.area()), s.root(), ix.name()).cursor();
+        for (boolean on = c.first(); on; on = c.next()) {
+          list.add(c.entry());
+        }
+        out.put(ix.name(), list);
+      }
+    } finally {
+      l.unlock();
+    }
+    return out;
+  }
+
+  /** The model: key || rid of every row, sorted as bytes. */
+  private static Map<String, List<byte[]>> model(Database db) {
+    Map<String, List<byte[]>> out = new LinkedHashMap<>();
+    for (IndexInfo ix : db.catalog().indexes()) {
+      List<byte[]> list = new ArrayList<>();
+      try (RowCursor c = db.table(ix.table().name()).scan()) {
+        while (c.hasNext()) {
+          Row row = c.next();
+          list.add(ix.encoder().encodeEntry(ix.keyOf(row.values()), row.rid()));
+        }
+      }
+      list.sort(Keys::compare);
+      out.put(ix.name(), list);
+    }
+    return out;
+  }
+
+  private static void assertSameEntries(Map<String, List<byte[]>> a, Map<String, List<byte[]>> b) {
+    assertThat(a.keySet()).isEqualTo(b.keySet());
+    for (String name : a.keySet()) {
+      List<byte[]> x = a.get(name);
+      List<byte[]> y = b.get(name);
+      assertThat(x.size()).as(name).isEqualTo(y.size());
+      for (int i = 0; i < x.size(); i++) {
+        assertThat(x.get(i)).as(name + " entry " + i).isEqualTo(y.get(i));
+      }
+    }
+  }
+
+  private RebuildOptions options(Path srtDir, int threads, long memory, int fanIn) {
+    return RebuildOptions.defaults(SrtFile.ofDirectory(srtDir))
+        .withThreads(threads, threads, threads)
+        .withMemory(memory)
+        .withMerge(8, 8, fanIn, 8);
+  }
+
+  private static void assertNoTempFiles(Path... dirs) throws IOException {
+    for (Path d : dirs) {
+      try (var s = Files.list(d)) {
+        assertThat(s.toList()).as("files left in " + d).isEmpty();
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "threads={0} memory={1} fanIn={2}")
+  @CsvSource({
+    "1, 268435456, 32",
+    "2, 268435456, 32",
+    "8, 268435456, 32",
+    "1, 131072, 2",
+    "2, 131072, 3",
+    "8, 131072, 2"
+  })
+  void rebuiltIndexesEqualRowByRowIndexes(int threads, long memory, int fanIn) throws IOException {
+    long seed = Seeds.seed();
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db = fill(tmp.resolve("db"), seed, 6000)) {
+      Map<String, List<byte[]>> before = entries(db);
+      assertSameEntries(before, model(db));
+      RebuildReport report =
+          new IndexRebuild(db, options(temp, threads, memory, fanIn), "test", RebuildListener.NONE)
+              .run();
+      Map<String, List<byte[]>> after = entries(db);
+      assertSameEntries(after, before);
+      assertThat(db.check().problems()).as(Seeds.reproduce(seed, getClass())).isEmpty();
+      assertThat(report.indexes()).hasSize(8);
+      assertThat(report.rows()).isEqualTo(db.table("r").rowCount() + 1);
+      if (memory < (1 << 20)) {
+        assertThat(report.runs()).as("tiny memory spills runs").isGreaterThan(fanIn);
+        assertThat(report.mergePasses()).as("more runs than fan-in").isGreaterThan(0);
+      } else {
+        assertThat(report.runs()).as("everything fits in memory").isZero();
+      }
+      assertNoTempFiles(temp);
+      // The rebuilt trees serve reads and writes like any other.
+      db.table("r").insert(1_000_000L, 1, "new", 1.0, null, null);
+      assertThat(db.index("r_pk").get(1_000_000L)).hasSize(1);
+      assertSameEntries(entries(db), model(db));
+    }
+    try (Database db = Database.open(tmp.resolve("db"))) {
+      assertThat(db.check().problems()).isEmpty();
+    }
+  }
+
+  @Test
+  void inactiveIndexesAreBuiltFromTheHeap() throws IOException {
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db = fill(tmp.resolve("db"), Seeds.seed(), 2000)) {
+      setStatus(db, "r_b", IndexStatus.INACTIVE);
+      setStatus(db, "r_a_b", IndexStatus.INACTIVE);
+      Table t = db.table("r");
+      for (int i = 0; i < 100; i++) {
+        t.insert(500_000L + i, i, "late" + i, null, null, null); // not in the inactive trees
+      }
+      assertThat(db.index("r_b").isActive()).isFalse();
+      RebuildOptions o =
+          options(temp, 2, 64 << 20, 32)
+              .withSelection(new Selection(Set.of(), Set.of(), Set.of(), true));
+      RebuildReport report = new IndexRebuild(db, o, "test", RebuildListener.NONE).run();
+      assertThat(report.indexes())
+          .extracting(RebuildReport.IndexResult::name)
+          .containsExactly("r_a_b", "r_b");
+      assertThat(db.index("r_b").isActive()).isTrue();
+      assertSameEntries(entries(db), model(db));
+      assertThat(db.check().problems()).isEmpty();
+    }
+  }
+
+  @Test
+  void duplicateKeysInAUniqueIndexStopTheRebuildAndChangeNothing() throws IOException {
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db = fill(tmp.resolve("db"), Seeds.seed(), 500)) {
+      setStatus(db, "r_e", IndexStatus.INACTIVE);
+      db.table("r").insert(900_001L, 1, "x", 1.0, null, new BigDecimal("7.77"));
+      db.table("r").insert(900_002L, 2, "y", 2.0, null, new BigDecimal("7.77"));
+      Map<String, List<byte[]>> before = entries(db);
+      RebuildOptions o = options(temp, 2, 64 << 20, 32);
+      assertThatThrownBy(() -> new IndexRebuild(db, o, "test", RebuildListener.NONE).run())
+          .isInstanceOf(DuplicateKeyException.class)
+          .hasMessageContaining("r_e")
+          .hasMessageContaining("e=7.77")
+          .hasMessageContaining(" and ");
+      assertSameEntries(entries(db), before);
+      assertThat(db.index("r_e").isActive()).isFalse();
+      assertNoTempFiles(temp);
+    }
+  }
+
+  @Test
+  void tempFilesRollOverAcrossSrtDirectoriesAndAreRemoved() throws IOException {
+    Path[] dirs = new Path[3];
+    StringBuilder srt = new StringBuilder("# three small sort areas\n");
+    for (int i = 0; i < 3; i++) {
+      dirs[i] = Files.createDirectories(tmp.resolve("sort" + i));
+      srt.append(i == 2 ? "0" : "256").append(' ').append(dirs[i]).append("/\n");
+    }
+    Path srtFile = Files.writeString(tmp.resolve("db.srt"), srt);
+    try (Database db = fill(tmp.resolve("db"), Seeds.seed(), 6000)) {
+      Map<String, List<byte[]>> before = entries(db);
+      RebuildOptions o = options(dirs[0], 1, 1 << 20, 4).withSrt(SrtFile.parse(srtFile));
+      RebuildReport report = new IndexRebuild(db, o, "test", RebuildListener.NONE).run();
+      Map<Path, Long> used = report.tempBytesPerDirectory();
+      for (Path d : dirs) {
+        assertThat(used.getOrDefault(d, 0L)).as("bytes written to " + d).isGreaterThan(0);
+      }
+      assertThat(used.get(dirs[0])).isLessThanOrEqualTo(256 * 1024);
+      assertSameEntries(entries(db), before);
+      assertNoTempFiles(dirs);
+    }
+  }
+
+  @Test
+  void exhaustedTempSpaceFailsCleanlyNamingTheDirectories() throws IOException {
+    Path a = Files.createDirectories(tmp.resolve("small-a"));
+    Path b = Files.createDirectories(tmp.resolve("small-b"));
+    Path srtFile = Files.writeString(tmp.resolve("db.srt"), "64 " + a + "\n64 " + b + "\n");
+    try (Database db = fill(tmp.resolve("db"), Seeds.seed(), 6000)) {
+      Map<String, List<byte[]>> before = entries(db);
+      RebuildOptions o = options(a, 2, 1 << 20, 4).withSrt(SrtFile.parse(srtFile));
+      assertThatThrownBy(() -> new IndexRebuild(db, o, "test", RebuildListener.NONE).run())
+          .isInstanceOf(TempSpaceExhaustedException.class)
+          .hasMessageContaining(a.toString())
+          .hasMessageContaining(b.toString());
+      assertSameEntries(entries(db), before);
+      assertThat(db.check().problems()).isEmpty();
+      assertNoTempFiles(a, b);
+    }
+  }
+
+  @Test
+  void cancelLeavesTheDatabaseAsItWas() throws IOException {
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db = fill(tmp.resolve("db"), Seeds.seed(), 3000)) {
+      Map<String, List<byte[]>> before = entries(db);
+      IndexRebuild[] self = new IndexRebuild[1];
+      RebuildListener cancelOnBuild =
+          new RebuildListener() {
+            @Override
+            public void phaseStarted(String phase, long total, String unit) {
+              if (phase.equals("build")) {
+                self[0].cancel("test");
+              }
+            }
+          };
+      self[0] = new IndexRebuild(db, options(temp, 2, 1 << 20, 4), "test", cancelOnBuild);
+      assertThatThrownBy(self[0]::run).hasMessageContaining("database is unchanged");
+      assertSameEntries(entries(db), before);
+      assertThat(db.check().problems()).isEmpty();
+      assertNoTempFiles(temp);
+    }
+  }
+
+  static void setStatus(Database db, String index, IndexStatus status) {
+    IndexInfo ix = db.catalog().index(index);
+    try (BulkWrite b = db.store().beginBulk()) {
+      IndexState s = b.published().index(ix.id());
+      b.meta().index(ix.id(), new IndexState(s.root(), status));
+      b.publish();
+    }
+  }
+
+  static String hex(byte[] b) {
+    return Arrays.toString(b);
+  }
+}
