@@ -16,7 +16,7 @@ class IndexLookupBenchTest {
     try (BenchRoot r = BenchRoot.at(root)) {
       IndexLookupBench bench = new IndexLookupBench();
       IndexLookupBench.Db db = new IndexLookupBench.Db();
-      db.rows = 60_123; // two load transactions, the second partial
+      db.rows = 50_500; // two load transactions, the second partial
       db.setup();
       try {
         assertThat(db.db.table("kv").rowCount()).isEqualTo(db.rows);
