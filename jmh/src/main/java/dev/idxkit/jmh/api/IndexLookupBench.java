@@ -59,15 +59,20 @@ public class IndexLookupBench extends BenchmarkBase {
         throw new IllegalArgumentException("rows : " + rows + " (expected: >= 1)");
       }
       dir = BenchDir.create("api-lookup");
-      db = Database.create(dir.resolve("db"));
-      db.execute(DDL);
-      long t0 = System.nanoTime();
-      load(db, rows);
-      db.checkpoint();
-      double s = (System.nanoTime() - t0) / 1e9;
-      System.out.printf(
-          "%n[loaded %d rows through transactions in %.1f s: %.0f rows/s]%n", rows, s, rows / s);
-      index = db.index("kv_pk");
+      try {
+        db = Database.create(dir.resolve("db"));
+        db.execute(DDL);
+        long t0 = System.nanoTime();
+        load(db, rows);
+        db.checkpoint();
+        double s = (System.nanoTime() - t0) / 1e9;
+        System.out.printf(
+            "%n[loaded %d rows through transactions in %.1f s: %.0f rows/s]%n", rows, s, rows / s);
+        index = db.index("kv_pk");
+      } catch (RuntimeException e) {
+        tearDown();
+        throw e;
+      }
     }
 
     @TearDown(Level.Trial)
@@ -75,9 +80,13 @@ public class IndexLookupBench extends BenchmarkBase {
       try {
         if (db != null) {
           db.close();
+          db = null;
         }
       } finally {
-        dir.close();
+        if (dir != null) {
+          dir.close();
+          dir = null;
+        }
       }
     }
   }

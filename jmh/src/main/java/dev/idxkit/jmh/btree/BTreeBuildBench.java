@@ -59,7 +59,12 @@ public class BTreeBuildBench extends BenchmarkBase {
     }
     if (sink.equals("store")) {
       dir = BenchDir.create("btree-build");
-      store = TreeStore.create(dir.resolve("db"));
+      try {
+        store = TreeStore.create(dir.resolve("db"));
+      } catch (RuntimeException e) {
+        tearDown();
+        throw e;
+      }
     }
   }
 

@@ -79,9 +79,14 @@ public class BTreeInsertBench extends BenchmarkBase {
           "keys : " + keys + ", batch : " + batch + " (expected: >= 1)");
     }
     dir = BenchDir.create("btree-insert");
-    store = TreeStore.create(dir.resolve("db"));
-    store.build(keys, fill);
-    root = store.root();
+    try {
+      store = TreeStore.create(dir.resolve("db"));
+      store.build(keys, fill);
+      root = store.root();
+    } catch (RuntimeException e) {
+      tearDown();
+      throw e;
+    }
     nextRid = keys;
     nextOrderedKey = TreeEntries.keyOf(keys);
   }
@@ -135,15 +140,20 @@ public class BTreeInsertBench extends BenchmarkBase {
     try {
       if (txn != null) {
         txn.close();
+        txn = null;
       }
       if (store != null) {
         System.out.printf(
             "%n[tree: %d built + %d inserted entries in %d commits of <= %d]%n",
             keys, inserted, commits, batch);
         store.close();
+        store = null;
       }
     } finally {
-      dir.close();
+      if (dir != null) {
+        dir.close();
+        dir = null;
+      }
     }
   }
 }

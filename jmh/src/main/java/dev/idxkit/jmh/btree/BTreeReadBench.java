@@ -56,8 +56,13 @@ public class BTreeReadBench extends BenchmarkBase {
         throw new IllegalArgumentException("keys : " + keys + " (expected: >= " + RANGE + ")");
       }
       dir = BenchDir.create("btree-read");
-      store = TreeStore.create(dir.resolve("db"));
-      store.build(keys, 100);
+      try {
+        store = TreeStore.create(dir.resolve("db"));
+        store.build(keys, 100);
+      } catch (RuntimeException e) {
+        tearDown();
+        throw e;
+      }
     }
 
     @TearDown(Level.Trial)
@@ -65,9 +70,13 @@ public class BTreeReadBench extends BenchmarkBase {
       try {
         if (store != null) {
           store.close();
+          store = null;
         }
       } finally {
-        dir.close();
+        if (dir != null) {
+          dir.close();
+          dir = null;
+        }
       }
     }
   }

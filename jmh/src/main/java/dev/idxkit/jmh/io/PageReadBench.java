@@ -62,14 +62,19 @@ public class PageReadBench extends BenchmarkBase {
       throw new IllegalArgumentException("fileMiB : " + fileMiB + " (expected: >= 1)");
     }
     dir = BenchDir.create("page-read");
-    Path file = dir.resolve("pages.area");
-    pages = (long) fileMiB * (1 << 20) / PAGE_SIZE;
-    writeFile(file, pages);
-    pageFile = PageFile.open(file, PAGE_SIZE, false, true);
-    channel = FileChannel.open(file, StandardOpenOption.READ);
-    directStore = BytesStore.elasticByteBuffer(PAGE_SIZE, PAGE_SIZE);
-    direct = directStore.underlyingObject().order(ByteOrder.LITTLE_ENDIAN);
-    heap = ByteBuffer.allocate(PAGE_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    try {
+      Path file = dir.resolve("pages.area");
+      pages = (long) fileMiB * (1 << 20) / PAGE_SIZE;
+      writeFile(file, pages);
+      pageFile = PageFile.open(file, PAGE_SIZE, false, true);
+      channel = FileChannel.open(file, StandardOpenOption.READ);
+      directStore = BytesStore.elasticByteBuffer(PAGE_SIZE, PAGE_SIZE);
+      direct = directStore.underlyingObject().order(ByteOrder.LITTLE_ENDIAN);
+      heap = ByteBuffer.allocate(PAGE_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    } catch (IOException | RuntimeException e) {
+      tearDown();
+      throw e;
+    }
   }
 
   /** Writes {@code pages} sealed pages, 1 MiB per write, through a temporary page file. */
@@ -148,15 +153,19 @@ public class PageReadBench extends BenchmarkBase {
     try {
       if (pageFile != null) {
         pageFile.close();
+        pageFile = null;
       }
       if (channel != null) {
         channel.close();
       }
-      if (directStore != null) {
+      if (directStore != null && directStore.refCount() > 0) {
         directStore.releaseLast();
       }
     } finally {
-      dir.close();
+      if (dir != null) {
+        dir.close();
+        dir = null;
+      }
     }
   }
 }
