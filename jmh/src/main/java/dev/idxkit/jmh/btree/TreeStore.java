@@ -1,0 +1,116 @@
+package dev.idxkit.jmh.btree;
+
+import dev.idxkit.core.Durability;
+import dev.idxkit.core.btree.BuildResult;
+import dev.idxkit.core.btree.PageSink;
+import dev.idxkit.core.btree.TreeBuilder;
+import dev.idxkit.core.meta.IndexState;
+import dev.idxkit.core.meta.IndexStatus;
+import dev.idxkit.core.page.Page;
+import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.txn.Store;
+import dev.idxkit.core.txn.StoreOptions;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A store with one B+tree of {@link TreeEntries} in it, built bottom-up the way the rebuilder
+ * builds an index: the fixture of the B+tree benchmarks.
+ *
+ * <p>Call order: {@link #create} a store in an empty directory, {@link #build} the tree once (one
+ * bulk session: a {@link TreeBuilder} writes leaves sequentially through {@link
+ * BulkWrite#stream(int)}, and one publish makes the root live as the state of index {@value
+ * #INDEX_ID}); then readers take {@code store().readLock()} and read {@code
+ * store().committedPages(AREA)} from {@link #root()}, and writers open {@code store().begin(...)}
+ * transactions and record the new root with {@code setRoot(INDEX_ID, root)}. {@link #close()}
+ * closes the store (unmapping its files); the caller deletes the directory.
+ *
+ * <p>Disk: about 20 bytes per entry in leaves packed to 100 % (16-byte entry, 4-byte slot), so 10
+ * million entries take some 200 MB in {@value #AREA_NAME}.area. Memory: the builder's O(height)
+ * pages and the bulk writer's 16 MiB of buffers.
+ */
+public final class TreeStore implements AutoCloseable {
+  public static final int AREA = 0;
+  public static final String AREA_NAME = "tree";
+  public static final int INDEX_ID = 0;
+  public static final String INDEX_NAME = "bench_tree";
+
+  private final Store store;
+
+  private TreeStore(Store store) {
+    this.store = store;
+  }
+
+  /**
+   * A new store in {@code dir} (absent or empty) with one area. Transactions on it default to
+   * {@link Durability#OFF}: the benchmarks measure the tree and the log writes, not fsync latency.
+   */
+  public static TreeStore create(Path dir) {
+    StoreOptions options = StoreOptions.defaults().withDurability(Durability.OFF);
+    return new TreeStore(Store.create(dir, options, Map.of(AREA, AREA_NAME), new byte[0]));
+  }
+
+  public Store store() {
+    return store;
+  }
+
+  /** The published root of the tree. */
+  public long root() {
+    IndexState s = store.meta().index(INDEX_ID);
+    if (s == null) {
+      throw new IllegalStateException("no tree in " + store.dir() + " (build it first)");
+    }
+    return s.root();
+  }
+
+  /**
+   * Builds the tree of entries {@code 0 .. n-1} (see {@link TreeEntries}) with leaves filled to
+   * {@code leafFillPercent}, and publishes it. Replaces nothing: call once per store.
+   */
+  public BuildResult build(long n, int leafFillPercent) {
+    if (n < 0) {
+      throw new IllegalArgumentException("n : " + n + " (expected: >= 0)");
+    }
+    try (BulkWrite bulk = store.beginBulk()) {
+      BuildResult r;
+      try (BulkWrite.Stream stream = bulk.stream(AREA)) {
+        TreeBuilder builder =
+            new TreeBuilder(sinkOf(stream), store.pageSize(), AREA, leafFillPercent, INDEX_NAME);
+        addEntries(builder, n);
+        r = builder.finish();
+      }
+      bulk.meta().index(INDEX_ID, new IndexState(r.root(), IndexStatus.ACTIVE));
+      bulk.publish();
+      return r;
+    }
+  }
+
+  /** Adds the entries {@code 0 .. n-1} in order; the build benchmark's inner loop. */
+  static void addEntries(TreeBuilder builder, long n) {
+    byte[] e = new byte[TreeEntries.ENTRY_BYTES];
+    for (long i = 0; i < n; i++) {
+      TreeEntries.entry(TreeEntries.keyOf(i), i, e);
+      builder.add(e, 0, TreeEntries.ENTRY_BYTES);
+    }
+  }
+
+  /** A bulk stream as the builder's page sink. */
+  static PageSink sinkOf(BulkWrite.Stream stream) {
+    return new PageSink() {
+      @Override
+      public long allocate() {
+        return stream.allocate();
+      }
+
+      @Override
+      public void write(long pageNo, Page page) {
+        stream.write(pageNo, page);
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}
