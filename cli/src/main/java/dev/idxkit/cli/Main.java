@@ -5,6 +5,7 @@ import dev.idxkit.cli.commands.CheckCommand;
 import dev.idxkit.cli.commands.CreateCommand;
 import dev.idxkit.cli.commands.DumpCommand;
 import dev.idxkit.cli.commands.GetCommand;
+import dev.idxkit.cli.commands.IdxbuildCommand;
 import dev.idxkit.cli.commands.InfoCommand;
 import dev.idxkit.cli.commands.ScanCommand;
 import java.io.Console;
@@ -49,6 +50,7 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {
       CreateCommand.class,
+      IdxbuildCommand.class,
       InfoCommand.class,
       GetCommand.class,
       ScanCommand.class,

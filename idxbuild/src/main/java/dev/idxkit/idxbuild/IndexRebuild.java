@@ -274,6 +274,7 @@ public final class IndexRebuild {
                   return null;
                 }));
       }
+      boolean interrupted = false;
       for (Future<?> f : futures) {
         while (true) {
           try {
@@ -285,10 +286,14 @@ public final class IndexRebuild {
             failure.compareAndSet(null, e.getCause());
             break;
           } catch (InterruptedException e) {
+            // Ctrl-C: the workers stop at their next check; wait for them without the flag.
             cancel.cancel("interrupted");
-            Thread.currentThread().interrupt();
+            interrupted = true;
           }
         }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     } finally {
       pool.shutdownNow();

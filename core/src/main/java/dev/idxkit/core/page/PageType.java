@@ -9,6 +9,14 @@ public enum PageType {
   BRANCH(5),
   FREE(6);
 
+  private static final PageType[] BY_CODE = new PageType[8];
+
+  static {
+    for (PageType t : values()) {
+      BY_CODE[t.code] = t;
+    }
+  }
+
   private final int code;
 
   PageType(int code) {
@@ -21,11 +29,6 @@ public enum PageType {
 
   /** The type with this code, or null when the byte is not a known type. */
   public static PageType ofCode(int code) {
-    for (PageType t : values()) {
-      if (t.code == code) {
-        return t;
-      }
-    }
-    return null;
+    return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
   }
 }
