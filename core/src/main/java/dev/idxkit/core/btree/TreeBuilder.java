@@ -45,6 +45,15 @@ import net.openhft.chronicle.bytes.BytesStore;
  *
  * <p>Memory: one page buffer per level plus one, and one separator buffer per level: O(height)
  * pages. {@link #add} copies the entry into the leaf buffer and allocates nothing.
+ *
+ * <p>Parallel builds: a key range of one index can be built on its own thread by a builder made
+ * with {@link #forSegment}. It writes its leaves but holds back its first and last leaf, whose
+ * outer sibling links belong to the neighbouring ranges, and records its level-1 children instead
+ * of building branches; {@link #finishSegment} returns them as a {@link Segment}. {@link #join}
+ * then links the segments of consecutive ranges, computes the separators between them, writes the
+ * held leaves, and builds the branch levels over all children. The tree holds the same entries as
+ * one builder fed the whole input would build; each segment's last leaf may be partly filled, so it
+ * can have up to one more leaf per boundary.
  */
 public final class TreeBuilder {
   private static final int MIN_BRANCH_FILL = 70;
@@ -69,6 +78,10 @@ public final class TreeBuilder {
   private byte[] scratchSep;
 
   private final List<Level> branches = new ArrayList<>(); // index 0 is level 1
+  // Segment mode: level-1 children are recorded, not built, and the first leaf is held back.
+  private final boolean segment;
+  private final List<Child> children = new ArrayList<>();
+  private Page heldFirst;
   private long entries;
   private long pagesWritten;
   private boolean finished;
@@ -92,6 +105,23 @@ public final class TreeBuilder {
 
   public TreeBuilder(
       PageSink sink, int pageSize, int areaId, int leafFillPercent, String indexName) {
+    this(sink, pageSize, areaId, leafFillPercent, indexName, false);
+  }
+
+  /** A builder for one key range of an index, to be {@link #join}ed with its neighbours. */
+  public static TreeBuilder forSegment(
+      PageSink sink, int pageSize, int areaId, int leafFillPercent, String indexName) {
+    return new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName, true);
+  }
+
+  private TreeBuilder(
+      PageSink sink,
+      int pageSize,
+      int areaId,
+      int leafFillPercent,
+      String indexName,
+      boolean segment) {
+    this.segment = segment;
     if (sink == null || indexName == null) {
       throw new NullPointerException(sink == null ? "sink" : "indexName");
     }
@@ -171,6 +201,9 @@ public final class TreeBuilder {
   /** Writes what is still open and returns the tree; the builder cannot be used afterwards. */
   public BuildResult finish() {
     checkNotFinished();
+    if (segment) {
+      throw new IllegalStateException("a segment builder ends with finishSegment()");
+    }
     finished = true;
     if (!leafOpen) {
       openLeaf(sink.allocate(), 0);
@@ -180,6 +213,11 @@ public final class TreeBuilder {
       return new BuildResult(leafNo, 1, pagesWritten, entries);
     }
     addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
+    return closeLevels();
+  }
+
+  /** Writes the open branch pages bottom-up and returns the tree (there is at least one level). */
+  private BuildResult closeLevels() {
     for (int level = 1; ; level++) {
       Level lv = branches.get(level - 1);
       boolean top = level == branches.size();
@@ -225,6 +263,11 @@ public final class TreeBuilder {
 
   private void writeLeaf() {
     assert Node.assertWellFormed(leaf);
+    if (segment && heldFirst == null) {
+      heldFirst = newPage(pageSize);
+      heldFirst.copyFrom(leaf);
+      return;
+    }
     sink.write(leafNo, leaf);
     pagesWritten++;
   }
@@ -233,6 +276,10 @@ public final class TreeBuilder {
 
   /** Adds {@code child} to the open page of {@code level}, after separator {@code sep}. */
   private void addChild(int level, long child, byte[] sep, int sepLen, boolean hasSep) {
+    if (segment && level == 1) {
+      children.add(new Child(child, hasSep ? java.util.Arrays.copyOf(sep, sepLen) : null));
+      return;
+    }
     if (branches.size() < level) {
       branches.add(new Level(pageSize, areaId, level, maxEntry));
     }
@@ -275,6 +322,133 @@ public final class TreeBuilder {
     sink.write(no, out);
     pagesWritten++;
     return no;
+  }
+
+  /** A level-1 child: a leaf and the separator before it (null for a segment's first leaf). */
+  record Child(long page, byte[] separator) {}
+
+  /**
+   * One key range's leaves: all written except the first and the last, which are held (with their
+   * outer sibling links still zero) until {@link #join} knows the neighbours.
+   */
+  public static final class Segment {
+    private final List<Child> children;
+    private final Page first;
+    private final Page last;
+    private final long entries;
+    private final long pagesWritten;
+
+    Segment(List<Child> children, Page first, Page last, long entries, long pagesWritten) {
+      this.children = children;
+      this.first = first;
+      this.last = last;
+      this.entries = entries;
+      this.pagesWritten = pagesWritten;
+    }
+
+    public long entries() {
+      return entries;
+    }
+
+    public boolean isEmpty() {
+      return entries == 0;
+    }
+
+    /** The segment's first entry (its smallest). */
+    public byte[] firstEntry() {
+      int s = Node.slot(first, 0);
+      return first.getBytes(s & 0xFFFF, s >>> 16);
+    }
+
+    /** The segment's last entry (its largest). */
+    public byte[] lastEntry() {
+      int s = Node.slot(last, Node.count(last) - 1);
+      return last.getBytes(s & 0xFFFF, s >>> 16);
+    }
+  }
+
+  /** Ends a segment builder: its leaves, with the first and last held back. */
+  public Segment finishSegment() {
+    checkNotFinished();
+    if (!segment) {
+      throw new IllegalStateException("only a forSegment() builder ends with finishSegment()");
+    }
+    finished = true;
+    if (!leafOpen) {
+      return new Segment(List.of(), null, null, 0, 0);
+    }
+    addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
+    Page last = newPage(pageSize);
+    last.copyFrom(leaf);
+    Page first = heldFirst == null ? last : heldFirst;
+    return new Segment(List.copyOf(children), first, last, entries, pagesWritten);
+  }
+
+  /**
+   * Joins the segments of consecutive key ranges (in key order; empty ones are skipped) into one
+   * tree: links neighbouring leaves, writes the held leaves, and builds the branch levels through
+   * {@code sink}. Same entries as one build of the whole input, up to one extra leaf per boundary.
+   */
+  public static BuildResult join(
+      PageSink sink,
+      int pageSize,
+      int areaId,
+      int leafFillPercent,
+      String indexName,
+      List<Segment> segments) {
+    long entries = 0;
+    long pages = 0;
+    List<Child> all = new ArrayList<>();
+    Page prevLast = null;
+    for (Segment seg : segments) {
+      if (seg.isEmpty()) {
+        continue;
+      }
+      entries += seg.entries;
+      pages += seg.pagesWritten;
+      Page first = seg.first;
+      byte[] sep = null;
+      if (prevLast != null) {
+        int ps = Node.slot(prevLast, Node.count(prevLast) - 1);
+        int fs = Node.slot(first, 0);
+        if (prevLast.compare(ps & 0xFFFF, ps >>> 16, first, fs & 0xFFFF, fs >>> 16) >= 0) {
+          throw new IllegalArgumentException(
+              "index " + indexName + ": segments overlap or are out of order");
+        }
+        int len =
+            Keys.separatorLength(prevLast, ps & 0xFFFF, ps >>> 16, first, fs & 0xFFFF, fs >>> 16);
+        sep = first.getBytes(fs & 0xFFFF, len);
+        Node.setRightSibling(prevLast, first.pageNo());
+        Node.setLeftSibling(first, prevLast.pageNo());
+        sink.write(prevLast.pageNo(), prevLast);
+        pages++;
+      }
+      if (first != seg.last) {
+        sink.write(first.pageNo(), first);
+        pages++;
+      }
+      all.add(new Child(seg.children.get(0).page(), sep));
+      all.addAll(seg.children.subList(1, seg.children.size()));
+      prevLast = seg.last;
+    }
+    if (prevLast == null) {
+      return new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName).finish();
+    }
+    sink.write(prevLast.pageNo(), prevLast);
+    pages++;
+    if (all.size() == 1) {
+      return new BuildResult(all.get(0).page(), 1, pages, entries);
+    }
+    TreeBuilder upper = new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName);
+    upper.finished = true;
+    upper.pagesWritten = pages;
+    upper.entries = entries;
+    for (Child c : all) {
+      byte[] sep = c.separator();
+      upper.addChild(
+          1, c.page(), sep == null ? new byte[0] : sep, sep == null ? 0 : sep.length, sep != null);
+    }
+    return upper.closeLevels();
   }
 
   private void checkEntry(int len) {
