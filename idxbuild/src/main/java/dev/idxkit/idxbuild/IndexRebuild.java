@@ -51,11 +51,16 @@ import java.util.function.LongSupplier;
 public final class IndexRebuild {
   private static final AtomicInteger THREADS = new AtomicInteger();
 
+  /** Below this a group is merged on one thread: splitting costs more than it saves. */
+  static final long MIN_PARALLEL_ENTRIES = 100_000;
+
   private final Database db;
   private final RebuildOptions options;
   private final String srtChoice;
   private final RebuildListener listener;
   private final Cancel cancel = new Cancel();
+  // Tests lower it to exercise range merges on small data.
+  long minParallelEntries = MIN_PARALLEL_ENTRIES;
 
   public IndexRebuild(
       Database db, RebuildOptions options, String srtChoice, RebuildListener listener) {
@@ -166,7 +171,9 @@ public final class IndexRebuild {
                 int g;
                 while ((g = nextGroup.getAndIncrement()) < order.size()) {
                   cancel.check();
-                  List<SortGroup.Built> r = order.get(g).build(bulk, cancel, built);
+                  SortGroup group = order.get(g);
+                  List<SortGroup.Built> r =
+                      group.build(bulk, cancel, built, rangeThreads(group, plan));
                   synchronized (results) {
                     results.set(g, r);
                   }
@@ -188,6 +195,7 @@ public final class IndexRebuild {
               new RebuildReport.IndexResult(
                   ix.name(),
                   order.get(g).number(),
+                  order.get(g).ranges,
                   b.result().entries(),
                   b.result().height(),
                   b.result().pagesWritten(),
@@ -345,6 +353,18 @@ public final class IndexRebuild {
     for (long p : pages) {
       bulk.freePage(ix.area(), p);
     }
+  }
+
+  /**
+   * Threads for one group's merge: {@code mergeThreads} for a group that holds most of the keys
+   * (and enough of them for the split to pay), one otherwise.
+   */
+  private int rangeThreads(SortGroup g, RebuildPlan plan) {
+    long entries = g.plan().estimatedEntries();
+    boolean most = entries * 2 > plan.estimatedEntries();
+    return options.mergeThreads() > 1 && most && entries >= minParallelEntries
+        ? options.mergeThreads()
+        : 1;
   }
 
   private static String firstDirectory(TempSpace temp, int group) {

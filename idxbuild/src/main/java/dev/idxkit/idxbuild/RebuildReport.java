@@ -37,9 +37,9 @@ public record RebuildReport(
     }
   }
 
-  /** One rebuilt index. */
+  /** One rebuilt index; {@code ranges} > 1 when its group was merged on several threads. */
   public record IndexResult(
-      String name, int group, long entries, int height, long pages, long root) {}
+      String name, int group, int ranges, long entries, int height, long pages, long root) {}
 
   public double keysPerSecond() {
     return totalNanos == 0 ? 0 : keys / (totalNanos / 1e9);

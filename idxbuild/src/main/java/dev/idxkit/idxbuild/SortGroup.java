@@ -15,13 +15,18 @@ import dev.idxkit.idxbuild.sort.MultiPassMerge;
 import dev.idxkit.idxbuild.sort.Run;
 import dev.idxkit.idxbuild.sort.RunReader;
 import dev.idxkit.idxbuild.sort.RunWriter;
+import dev.idxkit.idxbuild.sort.Splitters;
 import dev.idxkit.idxbuild.temp.TempSpace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -34,6 +39,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link TreeBuilder} per index (entries arrive grouped by index id, in key order); the merged run
  * is never written. A unique index is checked on the way: two adjacent entries with the same key
  * part (and no NULL in it) stop the rebuild with both rows named.
+ *
+ * <p>A group holding most of the keys is built on several threads: sampled splitters cut its key
+ * space into ranges of about equal size, each range merges its slice of every run and buffer into
+ * tree segments on its own thread, and the segments of each index are joined into one tree (the
+ * unique check also compares the entries that meet at each boundary).
  */
 final class SortGroup {
   private final RebuildPlan.Group plan;
@@ -48,7 +58,11 @@ final class SortGroup {
   final AtomicLong spilledEntries = new AtomicLong();
   final AtomicLong runsWritten = new AtomicLong();
   final AtomicLong spilledBytes = new AtomicLong();
+  private static final java.util.concurrent.atomic.AtomicInteger RANGE_THREADS =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   int mergePasses;
+  int ranges = 1;
   long mergeBytes;
   long finalRuns;
 
@@ -136,75 +150,38 @@ final class SortGroup {
    * Phases 2 and 3 for this group: intermediate merge passes if needed, then the final merge into
    * the trees. {@code built} counts entries as they reach the builders.
    */
-  List<Built> build(BulkWrite bulk, Cancel cancel, AtomicLong built) {
+  List<Built> build(BulkWrite bulk, Cancel cancel, AtomicLong built, int rangeThreads) {
     List<Run> toMerge;
     List<EntryBuffer> memory;
     synchronized (this) {
       toMerge = new ArrayList<>(runs);
       memory = new ArrayList<>(inMemory);
     }
-    if (toMerge.size() > options.mergeFanIn()) {
-      cancel.check();
-      MultiPassMerge.Result r =
-          new MultiPassMerge(
-                  temp,
-                  plan.number(),
-                  new MultiPassMerge.Settings(options.mergeFanIn(), blockBytes(), prefetchBlocks()),
-                  prefetch)
-              .reduce(toMerge);
-      toMerge = r.runs();
-      mergePasses = r.passes();
-      mergeBytes = r.bytesWritten();
-      runsWritten.addAndGet(r.merges());
-    }
-    finalRuns = toMerge.size();
-    List<EntrySource> sources = new ArrayList<>();
-    Map<Integer, IndexBuild> builders = new HashMap<>();
-    Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
     try {
-      for (Run r : toMerge) {
-        sources.add(RunReader.open(r, prefetch, prefetchBlocks()));
+      if (toMerge.size() > options.mergeFanIn()) {
+        cancel.check();
+        MultiPassMerge.Result r =
+            new MultiPassMerge(
+                    temp,
+                    plan.number(),
+                    new MultiPassMerge.Settings(
+                        options.mergeFanIn(), blockBytes(), prefetchBlocks()),
+                    prefetch)
+                .reduce(toMerge);
+        toMerge = r.runs();
+        mergePasses = r.passes();
+        mergeBytes = r.bytesWritten();
+        runsWritten.addAndGet(r.merges());
       }
-      for (EntryBuffer b : memory) {
-        sources.add(b.source());
+      finalRuns = toMerge.size();
+      List<byte[]> bounds =
+          rangeThreads > 1 ? Splitters.split(toMerge, memory, rangeThreads) : List.of();
+      if (bounds.isEmpty()) {
+        return buildWhole(bulk, toMerge, memory, cancel, built);
       }
-      try (LoserTree merged = new LoserTree(sources)) {
-        IndexBuild current = null;
-        long n = 0;
-        while (merged.next()) {
-          byte[] a = merged.array();
-          int off = merged.offset();
-          int len = merged.length();
-          int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
-          if (current == null || current.index.id() != id) {
-            IndexInfo ix = catalog.index(id);
-            current = new IndexBuild(ix, streams.computeIfAbsent(ix.area(), bulk::stream));
-            builders.put(id, current);
-          }
-          current.add(a, off + 2, len - 2);
-          if ((++n & 0xFFF) == 0) {
-            built.addAndGet(0x1000);
-            cancel.check();
-          }
-        }
-        built.addAndGet(n & 0xFFF);
-      }
-      List<Built> out = new ArrayList<>();
-      for (IndexInfo ix : plan.indexes()) {
-        IndexBuild b = builders.get(ix.id());
-        if (b == null) {
-          b = new IndexBuild(ix, streams.computeIfAbsent(ix.area(), bulk::stream));
-        }
-        out.add(new Built(ix, b.builder.finish()));
-      }
-      return out;
+      ranges = bounds.size() + 1;
+      return buildInRanges(bulk, toMerge, memory, bounds, cancel, built);
     } finally {
-      for (EntrySource s : sources) {
-        s.close();
-      }
-      for (BulkWrite.Stream s : streams.values()) {
-        s.close();
-      }
       for (Run r : toMerge) {
         r.delete();
       }
@@ -215,6 +192,227 @@ final class SortGroup {
     }
   }
 
+  /** One merge of everything into one builder per index. */
+  private List<Built> buildWhole(
+      BulkWrite bulk, List<Run> runs, List<EntryBuffer> memory, Cancel cancel, AtomicLong built) {
+    Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
+    try {
+      Map<Integer, IndexBuild> builders =
+          merge(
+              sources(runs, memory, null, null),
+              ix ->
+                  new IndexBuild(
+                      ix,
+                      new TreeBuilder(
+                          stream(streams, bulk, ix),
+                          pageSize(bulk),
+                          ix.area(),
+                          options.leafFill(),
+                          ix.name())),
+              cancel,
+              built);
+      List<Built> out = new ArrayList<>();
+      for (IndexInfo ix : plan.indexes()) {
+        IndexBuild b = builders.get(ix.id());
+        TreeBuilder tb =
+            b != null
+                ? b.builder
+                : new TreeBuilder(
+                    stream(streams, bulk, ix),
+                    pageSize(bulk),
+                    ix.area(),
+                    options.leafFill(),
+                    ix.name());
+        out.add(new Built(ix, tb.finish()));
+      }
+      return out;
+    } finally {
+      streams.values().forEach(BulkWrite.Stream::close);
+    }
+  }
+
+  /**
+   * The group split at {@code bounds} into key ranges, each merged and built as tree segments on
+   * its own thread, then joined per index: one big index uses every core.
+   */
+  private List<Built> buildInRanges(
+      BulkWrite bulk,
+      List<Run> runs,
+      List<EntryBuffer> memory,
+      List<byte[]> bounds,
+      Cancel cancel,
+      AtomicLong built) {
+    int parts = bounds.size() + 1;
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            parts,
+            r -> {
+              Thread t = new Thread(r, "idxbuild-range-" + RANGE_THREADS.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    List<Future<Map<Integer, TreeBuilder.Segment>>> futures = new ArrayList<>();
+    try {
+      for (int p = 0; p < parts; p++) {
+        byte[] from = p == 0 ? null : bounds.get(p - 1);
+        byte[] to = p == parts - 1 ? null : bounds.get(p);
+        futures.add(
+            pool.submit(
+                () -> {
+                  Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
+                  try {
+                    Map<Integer, IndexBuild> b =
+                        merge(
+                            sources(runs, memory, from, to),
+                            ix ->
+                                new IndexBuild(
+                                    ix,
+                                    TreeBuilder.forSegment(
+                                        stream(streams, bulk, ix),
+                                        pageSize(bulk),
+                                        ix.area(),
+                                        options.leafFill(),
+                                        ix.name())),
+                            cancel,
+                            built);
+                    Map<Integer, TreeBuilder.Segment> out = new HashMap<>();
+                    b.forEach((id, ib) -> out.put(id, ib.builder.finishSegment()));
+                    return out;
+                  } finally {
+                    streams.values().forEach(BulkWrite.Stream::close);
+                  }
+                }));
+      }
+      List<Map<Integer, TreeBuilder.Segment>> results = new ArrayList<>();
+      Throwable failure = null;
+      for (Future<Map<Integer, TreeBuilder.Segment>> f : futures) {
+        try {
+          results.add(f.get());
+        } catch (ExecutionException e) {
+          failure = failure == null ? e.getCause() : failure;
+          cancel.cancel("range merge failed");
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          cancel.cancel("interrupted");
+          failure = failure == null ? e : failure;
+        }
+      }
+      if (failure != null) {
+        throw rethrow(failure);
+      }
+      Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
+      try {
+        List<Built> out = new ArrayList<>();
+        for (IndexInfo ix : plan.indexes()) {
+          List<TreeBuilder.Segment> segs = new ArrayList<>();
+          for (Map<Integer, TreeBuilder.Segment> m : results) {
+            TreeBuilder.Segment s = m.get(ix.id());
+            if (s != null && !s.isEmpty()) {
+              segs.add(s);
+            }
+          }
+          if (ix.unique()) {
+            for (int i = 1; i < segs.size(); i++) {
+              checkBoundary(ix, segs.get(i - 1).lastEntry(), segs.get(i).firstEntry());
+            }
+          }
+          out.add(
+              new Built(
+                  ix,
+                  TreeBuilder.join(
+                      stream(streams, bulk, ix),
+                      pageSize(bulk),
+                      ix.area(),
+                      options.leafFill(),
+                      ix.name(),
+                      segs)));
+        }
+        return out;
+      } finally {
+        streams.values().forEach(BulkWrite.Stream::close);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Merges {@code sources} and feeds each entry to its index's builder. */
+  private Map<Integer, IndexBuild> merge(
+      List<EntrySource> sources,
+      java.util.function.Function<IndexInfo, IndexBuild> newBuild,
+      Cancel cancel,
+      AtomicLong built) {
+    Map<Integer, IndexBuild> builders = new HashMap<>();
+    try (LoserTree merged = new LoserTree(sources)) {
+      IndexBuild current = null;
+      long n = 0;
+      while (merged.next()) {
+        byte[] a = merged.array();
+        int off = merged.offset();
+        int len = merged.length();
+        int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
+        if (current == null || current.index.id() != id) {
+          current = newBuild.apply(catalog.index(id));
+          builders.put(id, current);
+        }
+        current.add(a, off + 2, len - 2);
+        if ((++n & 0xFFF) == 0) {
+          built.addAndGet(0x1000);
+          cancel.check();
+        }
+      }
+      built.addAndGet(n & 0xFFF);
+    }
+    return builders;
+  }
+
+  /** Readers of the runs and buffers, limited to {@code [from, to)} (null: open). */
+  private List<EntrySource> sources(
+      List<Run> runs, List<EntryBuffer> memory, byte[] from, byte[] to) {
+    List<EntrySource> sources = new ArrayList<>();
+    try {
+      for (Run r : runs) {
+        sources.add(RunReader.open(r, prefetch, prefetchBlocks(), from, to));
+      }
+      for (EntryBuffer b : memory) {
+        sources.add(from == null && to == null ? b.source() : b.source(from, to));
+      }
+      return sources;
+    } catch (RuntimeException e) {
+      sources.forEach(EntrySource::close);
+      throw e;
+    }
+  }
+
+  private static BulkWrite.Stream stream(
+      Map<Integer, BulkWrite.Stream> streams, BulkWrite bulk, IndexInfo ix) {
+    return streams.computeIfAbsent(ix.area(), bulk::stream);
+  }
+
+  private static int pageSize(BulkWrite bulk) {
+    return bulk.pageSize();
+  }
+
+  /** Two ranges of a unique index meet on the same key: the same duplicate as within a range. */
+  private void checkBoundary(IndexInfo ix, byte[] last, byte[] first) {
+    int keyLen = last.length - Rid.BYTES;
+    if (first.length - Rid.BYTES == keyLen && Arrays.equals(last, 0, keyLen, first, 0, keyLen)) {
+      IndexBuild b = new IndexBuild(ix, null);
+      b.add(last, 0, last.length);
+      b.add(first, 0, first.length);
+    }
+  }
+
+  private static RuntimeException rethrow(Throwable t) {
+    if (t instanceof RuntimeException r) {
+      return r;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    return new dev.idxkit.core.IdxkitException("range merge failed: " + t, t);
+  }
+
   /** One index's builder and its unique-key check on adjacent entries. */
   private final class IndexBuild {
     final IndexInfo index;
@@ -222,11 +420,9 @@ final class SortGroup {
     private byte[] prev = new byte[64];
     private int prevLen = -1;
 
-    IndexBuild(IndexInfo index, BulkWrite.Stream stream) {
+    IndexBuild(IndexInfo index, TreeBuilder builder) {
       this.index = index;
-      this.builder =
-          new TreeBuilder(
-              stream, stream.pageSize(), index.area(), options.leafFill(), index.name());
+      this.builder = builder;
     }
 
     void add(byte[] a, int off, int len) {
@@ -242,7 +438,9 @@ final class SortGroup {
         prevLen = keyLen;
         prevRid = Rid.read(a, off + keyLen);
       }
-      builder.add(a, off, len);
+      if (builder != null) {
+        builder.add(a, off, len);
+      }
     }
 
     private long prevRid;

@@ -208,6 +208,44 @@ class IndexRebuildTest {
     }
   }
 
+  @ParameterizedTest(name = "memory={0}")
+  @CsvSource({"268435456", "131072"})
+  void aGroupHoldingMostKeysIsMergedInKeyRangesOnSeveralThreads(long memory) throws IOException {
+    long seed = Seeds.seed();
+    SplittableRandom r = Seeds.random(seed);
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db =
+        Database.create(
+            tmp.resolve("db"),
+            Database.DatabaseOptions.defaults().withDurability(Durability.OFF))) {
+      db.execute(
+          "CREATE TABLE big (id BIGINT PRIMARY KEY, s VARCHAR(40));"
+              + "CREATE INDEX big_s ON big (s DESC)");
+      try (Transaction tx = db.begin()) {
+        for (int i = 0; i < 20_000; i++) {
+          tx.insert(
+              db.table("big"),
+              (long) r.nextInt(1 << 30) * 20_000 + i,
+              r.nextInt(8) == 0 ? null : "s" + r.nextInt(3000));
+        }
+        tx.commit();
+      }
+      Map<String, List<byte[]>> before = entries(db);
+      for (String index : List.of("big_pk", "big_s")) {
+        RebuildOptions o =
+            options(temp, 4, memory, 4)
+                .withSelection(new Selection(Set.of(), Set.of(), Set.of(index), false));
+        IndexRebuild rebuild = new IndexRebuild(db, o, "test", RebuildListener.NONE);
+        rebuild.minParallelEntries = 1000;
+        RebuildReport report = rebuild.run();
+        assertThat(report.indexes().get(0).ranges()).as(index).isGreaterThan(1);
+      }
+      assertSameEntries(entries(db), before);
+      assertThat(db.check().problems()).as(Seeds.reproduce(seed, getClass())).isEmpty();
+      assertNoTempFiles(temp);
+    }
+  }
+
   @Test
   void inactiveIndexesAreBuiltFromTheHeap() throws IOException {
     Path temp = Files.createDirectories(tmp.resolve("sort"));

@@ -178,6 +178,7 @@ final class IdxbuildOutput {
       n.put("entries", i.entries());
       n.put("height", i.height());
       n.put("pages", i.pages());
+      n.put("ranges", i.ranges());
     }
     ObjectNode temp = doc.putObject("tempBytesPerDirectory");
     r.tempBytesPerDirectory().forEach((k, v) -> temp.put(k.toString(), v));
