@@ -76,6 +76,25 @@ import picocli.CommandLine.Spec;
 public final class Main implements Callable<Integer> {
   @Spec CommandSpec spec;
 
+  /**
+   * Milliseconds between plain progress lines: {@code IDXKIT_PROGRESS_INTERVAL_MS} (for logs that
+   * want more, or tests that want them sooner), else {@link Session#PLAIN_INTERVAL_MILLIS}.
+   */
+  static long plainInterval() {
+    String v = System.getenv("IDXKIT_PROGRESS_INTERVAL_MS");
+    if (v != null) {
+      try {
+        long ms = Long.parseLong(v.strip());
+        if (ms >= 10) {
+          return ms;
+        }
+      } catch (NumberFormatException e) {
+        // fall through to the default; a bad value must not stop the command
+      }
+    }
+    return Session.PLAIN_INTERVAL_MILLIS;
+  }
+
   @Override
   public Integer call() {
     throw new ParameterException(spec.commandLine(), "no command given");
@@ -101,7 +120,7 @@ public final class Main implements Callable<Integer> {
             new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8),
             StandardCharsets.UTF_8,
             System::nanoTime,
-            Session.PLAIN_INTERVAL_MILLIS)) {
+            plainInterval())) {
       code = run(session, out, err, args);
     }
     guard.finished();
