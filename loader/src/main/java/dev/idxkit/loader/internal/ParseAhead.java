@@ -57,6 +57,10 @@ public final class ParseAhead<T extends RecordBatch> implements AutoCloseable {
    * @throws IdxkitException what the parse threw, unwrapped
    */
   public T next() throws InterruptedException {
+    // Before cutting: an interrupt that finds the cutter reading the input file closes the file.
+    if (Thread.interrupted()) {
+      throw new InterruptedException("loading " + source.inputName());
+    }
     long t0 = System.nanoTime();
     while (!exhausted && inFlight.size() < maxInFlight) {
       Chunk chunk = source.nextChunk();
