@@ -77,7 +77,7 @@ class CsvCorpusLoadTest {
       if (expectedRows >= 0) {
         assertThat(expected).hasSize(expectedRows);
       }
-      ScanInsertIndexBuild build = new ScanInsertIndexBuild();
+      TestIndexBuild build = new TestIndexBuild();
       LoadReport report =
           new Loader(
                   db,
@@ -118,7 +118,7 @@ class CsvCorpusLoadTest {
               db,
               LoadOptions.of(
                   "awkward", LoadInput.csv(resource("awkward-comma.csv"), CsvOptions.defaults())),
-              new ScanInsertIndexBuild())
+              new TestIndexBuild())
           .run(LoadListener.NONE);
       Table t = db.table("awkward");
       Row three = db.index("awkward_pk").get(3L).get(0);
@@ -167,7 +167,7 @@ class CsvCorpusLoadTest {
                         .withIndexMode(mode)
                         .withRejectFile(rejects)
                         .withCheckpointRows(4),
-                    new ScanInsertIndexBuild())
+                    new TestIndexBuild())
                 .run(LoadListener.NONE);
         assertThat(report.outcome()).isEqualTo(LoadOutcome.COMPLETED);
         assertThat(report.rejected()).isEqualTo(BROKEN_REJECT_LINES.size());

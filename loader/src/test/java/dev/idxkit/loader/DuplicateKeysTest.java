@@ -52,7 +52,7 @@ class DuplicateKeysTest {
     try (Database db = Database.create(tmp.resolve("db"))) {
       db.execute(DDL);
       LoadReport r =
-          new Loader(db, options(csv, IndexMode.DEFERRED), new ScanInsertIndexBuild())
+          new Loader(db, options(csv, IndexMode.DEFERRED), new TestIndexBuild())
               .run(LoadListener.NONE);
       assertThat(r.outcome()).isEqualTo(LoadOutcome.DUPLICATE_KEYS);
       assertThat(r.outcome().exitCode()).isEqualTo(1);

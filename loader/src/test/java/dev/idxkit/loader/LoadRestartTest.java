@@ -62,7 +62,7 @@ class LoadRestartTest {
     Path rejects = tmp.resolve("ref-" + mode + ".rejects");
     try (Database db = create(dir)) {
       LoadReport report =
-          new Loader(db, options(mode, StartMode.NEW, rejects), new ScanInsertIndexBuild())
+          new Loader(db, options(mode, StartMode.NEW, rejects), new TestIndexBuild())
               .run(LoadListener.NONE);
       assertThat(report.outcome()).as(why()).isEqualTo(LoadOutcome.COMPLETED);
       assertThat(report.rejected()).as(why()).isPositive();
@@ -143,7 +143,7 @@ class LoadRestartTest {
                 }
               }
             };
-        loader[0] = new Loader(db, options(mode, start, rejects), new ScanInsertIndexBuild());
+        loader[0] = new Loader(db, options(mode, start, rejects), new TestIndexBuild());
         LoadReport report = loader[0].run(listener);
         if (report.outcome() == LoadOutcome.COMPLETED) {
           assertThat(report.lastCheckpoint()).isNull();
@@ -221,7 +221,7 @@ class LoadRestartTest {
     try (Database db = Database.open(dir)) {
       Loader[] loader = new Loader[1];
       int cancelAt = 1 + random.nextInt(3);
-      loader[0] = new Loader(db, options(mode, StartMode.NEW, rejects), new ScanInsertIndexBuild());
+      loader[0] = new Loader(db, options(mode, StartMode.NEW, rejects), new TestIndexBuild());
       LoadReport report =
           loader[0].run(
               new LoadListener() {
@@ -239,14 +239,14 @@ class LoadRestartTest {
       // A new load is refused while this one is unfinished, and says what to do.
       assertThatThrownBy(
               () ->
-                  new Loader(db, options(mode, StartMode.NEW, rejects), new ScanInsertIndexBuild())
+                  new Loader(db, options(mode, StartMode.NEW, rejects), new TestIndexBuild())
                       .run(LoadListener.NONE))
           .isInstanceOf(InvalidInputException.class)
           .hasMessageContaining("unfinished load")
           .hasMessageContaining("--resume")
           .hasMessageContaining("--restart");
       LoadReport again =
-          new Loader(db, options(mode, StartMode.RESTART, rejects), new ScanInsertIndexBuild())
+          new Loader(db, options(mode, StartMode.RESTART, rejects), new TestIndexBuild())
               .run(LoadListener.NONE);
       assertThat(again.outcome()).isEqualTo(LoadOutcome.COMPLETED);
       assertThat(again.rowsLoaded()).isEqualTo(expected.rows());

@@ -67,8 +67,7 @@ class RejectLimitTest {
               .withCheckpointRows(checkpointRows)
               .withMaxErrors(maxErrors)
               .withRejectFile(rejects);
-      LoadReport stopped =
-          new Loader(db, options, new ScanInsertIndexBuild()).run(LoadListener.NONE);
+      LoadReport stopped = new Loader(db, options, new TestIndexBuild()).run(LoadListener.NONE);
       assertThat(stopped.outcome()).as(why).isEqualTo(LoadOutcome.TOO_MANY_ERRORS);
       assertThat(stopped.outcome().exitCode()).isEqualTo(1);
       assertThat(stopped.rejected()).as(why).isEqualTo(maxErrors + 1);
@@ -85,7 +84,7 @@ class RejectLimitTest {
           new Loader(
                   db,
                   options.withStartMode(StartMode.RESUME).withMaxErrors(-1),
-                  new ScanInsertIndexBuild())
+                  new TestIndexBuild())
               .run(LoadListener.NONE);
       assertThat(done.outcome()).as(why).isEqualTo(LoadOutcome.COMPLETED);
       assertThat(done.rejected()).as(why).isEqualTo(totalRejects);

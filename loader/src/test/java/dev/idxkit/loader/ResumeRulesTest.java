@@ -51,7 +51,7 @@ class ResumeRulesTest {
 
   /** Runs a load that cancels itself at its {@code at}-th checkpoint. */
   static LoadReport cancelled(Database db, LoadOptions options, int at) {
-    Loader[] loader = {new Loader(db, options, new ScanInsertIndexBuild())};
+    Loader[] loader = {new Loader(db, options, new TestIndexBuild())};
     LoadReport r =
         loader[0].run(
             new LoadListener() {
@@ -69,7 +69,7 @@ class ResumeRulesTest {
   }
 
   static LoadReport run(Database db, LoadOptions options) {
-    return new Loader(db, options, new ScanInsertIndexBuild()).run(LoadListener.NONE);
+    return new Loader(db, options, new TestIndexBuild()).run(LoadListener.NONE);
   }
 
   @Test
@@ -173,7 +173,7 @@ class ResumeRulesTest {
       assertThat(Loader.unfinishedLoad(db, "t")).get().asString().contains("index build pending");
       assertThat(db.index("t_pk").isActive()).isFalse();
       long rows = db.table("t").rowCount();
-      ScanInsertIndexBuild build = new ScanInsertIndexBuild();
+      TestIndexBuild build = new TestIndexBuild();
       LoadReport r =
           new Loader(db, options(IndexMode.DEFERRED, StartMode.RESUME), build)
               .run(LoadListener.NONE);
