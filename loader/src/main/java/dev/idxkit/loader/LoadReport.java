@@ -131,6 +131,16 @@ public record LoadReport(
             t.checkpointNanos() / 1e9,
             checkpoints,
             t.indexBuildNanos() / 1e9));
+    if (t.processCpuNanos() >= 0) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "cpu: %.2f s for the process (%,.0f rows per CPU second), %.2f s on the loading"
+                  + " thread",
+              t.processCpuNanos() / 1e9,
+              runRows / Math.max(1e-9, t.processCpuNanos() / 1e9),
+              t.loadingThreadCpuNanos() / 1e9));
+    }
     if (indexBuild != null && !indexBuild.summary().isEmpty()) {
       out.add("index build: " + indexBuild.summary());
     }

@@ -15,6 +15,10 @@ package dev.idxkit.loader;
  * @param parseCpuNanos CPU time of parsing chunks into values, over all parse threads
  * @param encodeCpuNanos CPU time of encoding values into records, over all parse threads (bulk
  *     modes; live mode encodes while inserting, inside {@code appendNanos})
+ * @param loadingThreadCpuNanos CPU time of the loading thread (index build included): compared with
+ *     its wall-clock parts it shows how much of the time it was waiting for a core
+ * @param processCpuNanos CPU time of the whole process during the run (GC and anything else the
+ *     process did included), or -1 if the JVM does not tell
  */
 public record LoadTimings(
     long totalNanos,
@@ -24,6 +28,6 @@ public record LoadTimings(
     long checkpointNanos,
     long indexBuildNanos,
     long parseCpuNanos,
-    long encodeCpuNanos) {
-  public static final LoadTimings ZERO = new LoadTimings(0, 0, 0, 0, 0, 0, 0, 0);
-}
+    long encodeCpuNanos,
+    long loadingThreadCpuNanos,
+    long processCpuNanos) {}

@@ -16,6 +16,7 @@ import dev.idxkit.core.schema.Values;
 import dev.idxkit.core.txn.BulkWrite;
 import dev.idxkit.loader.input.RowSource;
 import dev.idxkit.loader.internal.BulkSink;
+import dev.idxkit.loader.internal.CpuClock;
 import dev.idxkit.loader.internal.EncodedBatch;
 import dev.idxkit.loader.internal.KeyLengthGuard;
 import dev.idxkit.loader.internal.LiveSink;
@@ -27,6 +28,7 @@ import dev.idxkit.loader.internal.RejectWriter;
 import dev.idxkit.loader.internal.ResumeState;
 import dev.idxkit.loader.internal.RowSink;
 import dev.idxkit.loader.internal.ValueBatch;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -229,10 +231,12 @@ public final class Loader {
       LoadListener listener,
       ExecutorService pool,
       long t0) {
-    sink.begin(start);
+    CpuClock threadCpu = new CpuClock();
+    long cpu0 = threadCpu.now();
+    long process0 = processCpuNanos();
     LoadLoop loop =
         new LoadLoop(options, sink, rejects, start, tableRows, this::isCancelled, listener, t0);
-    loop.madeDurable(start);
+    loop.begin();
     LoadLoop.Stop stop = LoadLoop.Stop.END;
     if (start.phase() == ResumeState.LOADING) {
       listener.phase(LoadPhase.LOADING);
@@ -253,14 +257,11 @@ public final class Loader {
     } else if (stop == LoadLoop.Stop.CANCELLED) {
       outcome = LoadOutcome.CANCELLED;
     } else if (!deferred) {
-      ResumeState last = loop.current().counted();
-      sink.finish(null);
-      loop.madeDurable(last);
+      loop.finish(null);
       outcome = LoadOutcome.COMPLETED;
     } else {
       ResumeState last = loop.current().withPhase(ResumeState.BUILDING_INDEXES).counted();
-      sink.finish(last);
-      loop.madeDurable(last);
+      loop.finish(last);
       if (cancelled) {
         outcome = LoadOutcome.CANCELLED;
       } else {
@@ -308,13 +309,23 @@ public final class Loader {
             loop.checkpointNanos(),
             buildNanos,
             loop.parseCpuNanos(),
-            loop.encodeCpuNanos()),
+            loop.encodeCpuNanos(),
+            threadCpu.now() - cpu0,
+            process0 < 0 ? -1 : processCpuNanos() - process0),
         indexes,
         rejects == null ? null : rejects.file(),
         loop.firstRejects(),
         duplicate,
         built,
         notes);
+  }
+
+  /** CPU time of the whole process so far, or -1 where the JVM does not tell. */
+  private static long processCpuNanos() {
+    return ManagementFactory.getOperatingSystemMXBean()
+            instanceof com.sun.management.OperatingSystemMXBean os
+        ? os.getProcessCpuTime()
+        : -1;
   }
 
   private ParseAhead.Prepare<RecordBatch> prepare(TableInfo table) {

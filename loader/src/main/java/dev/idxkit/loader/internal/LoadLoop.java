@@ -204,10 +204,25 @@ public final class LoadLoop {
         at, records, rows, rejects, tableRowsAtStart + runRows, rejectLength);
   }
 
-  /** Records the state the sink just made durable outside {@link #checkpoint()} (the last one). */
-  public void madeDurable(ResumeState s) {
+  /** Makes the run's first checkpoint (the state it was built with) durable. */
+  public void begin() {
+    long t0 = System.nanoTime();
+    sink.begin(durable);
+    checkpoints++;
+    checkpointNanos += System.nanoTime() - t0;
+  }
+
+  /**
+   * Makes every row durable with {@code last} as the resume point to keep, or with the resume point
+   * removed if {@code last} is null (the load is done).
+   */
+  public void finish(ResumeState last) {
+    long t0 = System.nanoTime();
+    ResumeState s = last != null ? last : current().counted();
+    sink.finish(last);
     durable = s;
     checkpoints++;
+    checkpointNanos += System.nanoTime() - t0;
   }
 
   public LoadProgress progress(LoadPhase phase) {
