@@ -161,33 +161,35 @@ public final class Loader {
       throw new IllegalArgumentException(
           "a deferred load into " + table.name() + " needs an IndexBuild");
     }
+    // The sink first: a refused restart must leave the reject file of the interrupted load alone.
+    RowSink sink;
+    long tableRows;
+    PageRuns pagesBefore = PageRuns.EMPTY;
+    if (options.indexMode().bulk()) {
+      BulkSink bulk = new BulkSink(db, table, key);
+      TableState ts;
+      try {
+        ts = bulk.open(restart ? prior : null);
+      } catch (RuntimeException e) {
+        bulk.abort();
+        throw e;
+      }
+      sink = bulk;
+      tableRows = ts.rows();
+      pagesBefore = ts.pages();
+    } else {
+      if (restart) {
+        undoAlone(table, prior);
+      }
+      Table t = db.table(table.name());
+      sink = new LiveSink(db, t, key);
+      tableRows = t.rowCount();
+    }
     List<String> notes = new ArrayList<>();
     Path rejectPath =
         options.rejectFile() == null ? null : options.rejectFile().toAbsolutePath().normalize();
-    try (RejectWriter rejects = openRejects(table, prior, resume, rejectPath, notes)) {
-      RowSink sink;
-      long tableRows;
-      PageRuns pagesBefore = PageRuns.EMPTY;
-      if (options.indexMode().bulk()) {
-        BulkSink bulk = new BulkSink(db, table, key);
-        TableState ts;
-        try {
-          ts = bulk.open(restart ? prior : null);
-        } catch (RuntimeException e) {
-          bulk.abort();
-          throw e;
-        }
-        sink = bulk;
-        tableRows = ts.rows();
-        pagesBefore = ts.pages();
-      } else {
-        if (restart) {
-          undoAlone(table, prior);
-        }
-        Table t = db.table(table.name());
-        sink = new LiveSink(db, t, key);
-        tableRows = t.rowCount();
-      }
+    try (sink;
+        RejectWriter rejects = openRejects(table, prior, resume, rejectPath, notes)) {
       long rejectLength = rejects == null ? -1 : rejects.checkpoint();
       ResumeState start =
           resume
@@ -209,13 +211,11 @@ public final class Loader {
                       rejectPath,
                       pagesBefore)
                   .counted();
-      try (sink) {
-        return load(
-            table, key, sink, rejects, start, tableRows, resume, notes, listener, parsePool, t0);
-      } catch (RuntimeException | Error e) {
-        sink.abort();
-        throw e;
-      }
+      return load(
+          table, key, sink, rejects, start, tableRows, resume, notes, listener, parsePool, t0);
+    } catch (RuntimeException | Error e) {
+      sink.abort();
+      throw e;
     }
   }
 
@@ -351,11 +351,11 @@ public final class Loader {
                   + prior.describe()
                   + ", input "
                   + prior.inputIdentity()
-                  + "); continue it with --resume, or "
+                  + "); continue it with --resume"
                   + (prior.mode() == IndexMode.LIVE
-                      ? "as it was a live load, whose rows cannot be told apart from the table's"
-                          + " others, that is the only way on"
-                      : "discard its rows and start over with --restart"));
+                      ? " (a live load cannot be restarted: its rows cannot be told apart from"
+                          + " the table's others)"
+                      : ", or discard its rows and start over with --restart"));
         }
       }
       case RESUME -> {
