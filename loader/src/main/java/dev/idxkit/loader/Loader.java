@@ -5,14 +5,11 @@ import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Durability;
-import dev.idxkit.core.InvalidInputException;
-import dev.idxkit.core.Row;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.core.meta.IndexStatus;
 import dev.idxkit.core.meta.PageRuns;
 import dev.idxkit.core.meta.TableState;
-import dev.idxkit.core.schema.Values;
 import dev.idxkit.core.txn.BulkWrite;
 import dev.idxkit.loader.input.RowSource;
 import dev.idxkit.loader.internal.BulkSink;
@@ -33,7 +30,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -152,7 +148,7 @@ public final class Loader {
     ResumeState prior = stored == null ? null : ResumeState.decode(stored, key, db.dir());
     String identity = options.input().identity();
     StartMode mode = options.startMode();
-    checkStart(table, prior, identity);
+    StartRules.check(options, table, prior, identity);
     boolean resume = mode == StartMode.RESUME;
     boolean restart = mode == StartMode.RESTART && prior != null;
     if (options.indexMode() == IndexMode.DEFERRED
@@ -272,7 +268,7 @@ public final class Loader {
           built = indexBuild.build(db, names, listener::indexBuild);
           outcome = LoadOutcome.COMPLETED;
         } catch (DuplicateKeyException e) {
-          duplicate = duplicateOf(table, e);
+          duplicate = LoadNotes.duplicateOf(db, table, e);
           outcome = LoadOutcome.DUPLICATE_KEYS;
         } finally {
           buildNanos = System.nanoTime() - b0;
@@ -283,7 +279,7 @@ public final class Loader {
     }
     listener.phase(LoadPhase.DONE);
     Map<String, IndexStatus> indexes = indexStates(table);
-    notes.addAll(notes(table, outcome, loop, indexes));
+    notes.addAll(LoadNotes.notes(db, options, table, outcome, loop, indexes));
     ResumeState last = loop.durable();
     boolean finished = outcome == LoadOutcome.COMPLETED || outcome == LoadOutcome.DUPLICATE_KEYS;
     return new LoadReport(
@@ -337,91 +333,6 @@ public final class Loader {
         EncodedBatch.encode(batch, table.layout(), guard, parseNanos, clock);
   }
 
-  // ---- starting: what the resume point allows ----
-
-  private void checkStart(TableInfo table, ResumeState prior, String identity) {
-    String name = table.name();
-    switch (options.startMode()) {
-      case NEW -> {
-        if (prior != null) {
-          throw new InvalidInputException(
-              "table "
-                  + name
-                  + " has an unfinished load ("
-                  + prior.describe()
-                  + ", input "
-                  + prior.inputIdentity()
-                  + "); continue it with --resume"
-                  + (prior.mode() == IndexMode.LIVE
-                      ? " (a live load cannot be restarted: its rows cannot be told apart from"
-                          + " the table's others)"
-                      : ", or discard its rows and start over with --restart"));
-        }
-      }
-      case RESUME -> {
-        if (prior == null) {
-          throw new InvalidInputException(
-              "there is no unfinished load of table "
-                  + name
-                  + " to resume (the last one finished, or none has started); to load rows, run"
-                  + " without --resume");
-        }
-        checkSameTable(table, prior);
-        if (prior.mode() != options.indexMode()) {
-          throw new InvalidInputException(
-              "the unfinished load of table "
-                  + name
-                  + " has index mode "
-                  + lower(prior.mode())
-                  + ", not "
-                  + lower(options.indexMode())
-                  + "; resume it with --index-build "
-                  + lower(prior.mode()));
-        }
-        if (!prior.inputIdentity().equals(identity)) {
-          throw new InvalidInputException(
-              "the unfinished load of table "
-                  + name
-                  + " read a different input; it read: "
-                  + prior.inputIdentity()
-                  + "; this one is: "
-                  + identity
-                  + ". Resume it with the same input (unchanged), or start over with --restart");
-        }
-      }
-      case RESTART -> {
-        if (prior != null) {
-          checkSameTable(table, prior);
-          if (prior.mode() == IndexMode.LIVE) {
-            throw new InvalidInputException(
-                "the unfinished load of table "
-                    + name
-                    + " is a live load: its rows went in among the table's others and into its"
-                    + " indexes and cannot be taken out again; continue it with --resume");
-          }
-        }
-      }
-    }
-  }
-
-  private static void checkSameTable(TableInfo table, ResumeState prior) {
-    if (prior.tableId() != table.id()) {
-      throw new InvalidInputException(
-          "the unfinished load named table "
-              + table.name()
-              + " was into table id "
-              + prior.tableId()
-              + ", but "
-              + table.name()
-              + " is now table id "
-              + table.id()
-              + " (recreated?); the load cannot go on");
-    }
-  }
-
-  /**
-   * A restart into live mode: the interrupted bulk load's rows come out in a session of its own.
-   */
   private void undoAlone(TableInfo table, ResumeState prior) {
     try (BulkWrite bulk = db.store().beginBulk()) {
       LoadUndo.undo(bulk, table, prior);
@@ -477,96 +388,5 @@ public final class Loader {
           ix.name(), db.index(ix.name()).isActive() ? IndexStatus.ACTIVE : IndexStatus.INACTIVE);
     }
     return out;
-  }
-
-  private List<String> notes(
-      TableInfo table, LoadOutcome outcome, LoadLoop loop, Map<String, IndexStatus> indexes) {
-    List<String> notes = new ArrayList<>();
-    ResumeState d = loop.durable();
-    String at =
-        d.resume() == null
-            ? "the start of the input"
-            : String.format(Locale.ROOT, "line %,d", d.resume().line());
-    String rows = String.format(Locale.ROOT, "%,d rows", d.rowsLoaded());
-    switch (outcome) {
-      case CANCELLED ->
-          notes.add(
-              "cancelled: the load is checkpointed at "
-                  + at
-                  + " ("
-                  + rows
-                  + " of it in the table); continue it with --resume");
-      case TOO_MANY_ERRORS ->
-          notes.add(
-              String.format(
-                  Locale.ROOT,
-                  "stopped: %,d rows rejected, more than --max-errors %d; the table keeps the %s"
-                      + " of the last checkpoint (at %s). Continue with --resume and a higher"
-                      + " --max-errors, or fix the input and start over with --restart",
-                  loop.rejects(),
-                  options.maxErrors(),
-                  rows,
-                  at));
-      case DUPLICATE_KEYS ->
-          notes.add(
-              "every row is loaded, but the indexes of "
-                  + table.name()
-                  + " stay inactive: remove one of the two rows, then build them with: idxkit"
-                  + " idxbuild "
-                  + db.dir()
-                  + " --inactive");
-      case COMPLETED -> {}
-    }
-    List<String> inactive =
-        indexes.entrySet().stream()
-            .filter(e -> e.getValue() == IndexStatus.INACTIVE)
-            .map(Map.Entry::getKey)
-            .toList();
-    if (!inactive.isEmpty() && outcome != LoadOutcome.DUPLICATE_KEYS) {
-      notes.add(
-          "inactive indexes (neither maintained nor usable): "
-              + String.join(", ", inactive)
-              + (outcome == LoadOutcome.COMPLETED
-                  ? "; build them with: idxkit idxbuild " + db.dir() + " --inactive"
-                  : "; the load builds them when it completes"));
-    }
-    return notes;
-  }
-
-  private DuplicateKeys duplicateOf(TableInfo table, DuplicateKeyException e) {
-    if (!(e instanceof DuplicateEntryException d)) {
-      return new DuplicateKeys(e.index(), e.key(), -1, null, null, -1, null, null);
-    }
-    IndexInfo ix = db.catalog().index(e.index());
-    Table t = db.table(table.name());
-    Row a = t.get(d.firstRid());
-    Row b = t.get(d.secondRid());
-    return new DuplicateKeys(
-        e.index(),
-        e.key(),
-        d.firstRid(),
-        a == null ? null : a.values(),
-        a == null ? null : keyText(ix, a.values()),
-        d.secondRid(),
-        b == null ? null : b.values(),
-        b == null ? null : keyText(ix, b.values()));
-  }
-
-  /** The key columns of a row as {@code (a=1, b='x')}. */
-  static String keyText(IndexInfo ix, Object[] row) {
-    StringBuilder sb = new StringBuilder("(");
-    for (int i = 0; i < ix.columns().length; i++) {
-      int c = ix.columns()[i];
-      var col = ix.table().columns().get(c);
-      Object v = row[c];
-      String text = v == null ? "NULL" : Values.format(col.type(), v);
-      sb.append(i == 0 ? "" : ", ").append(col.name()).append('=');
-      sb.append(v instanceof String ? "'" + text + "'" : text);
-    }
-    return sb.append(')').toString();
-  }
-
-  private static String lower(IndexMode m) {
-    return m.name().toLowerCase(Locale.ROOT);
   }
 }

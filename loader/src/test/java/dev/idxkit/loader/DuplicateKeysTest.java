@@ -108,7 +108,7 @@ class DuplicateKeysTest {
       LoadReport r = new Loader(db, options(csv, IndexMode.LIVE), null).run(LoadListener.NONE);
       assertThat(r.outcome()).isEqualTo(LoadOutcome.COMPLETED);
       assertThat(r.rejected()).isEqualTo(1);
-      assertThat(LoadRestartTest.rejectLines(tmp.resolve("rejects.txt")))
+      assertThat(LoadTesting.rejectLines(tmp.resolve("rejects.txt")))
           .containsExactly(csv + ":402: duplicate key (id=250) in unique index t_pk");
       assertThat(db.index("t_pk").get(250L)).hasSize(1);
       assertThat(db.index("t_pk").get(250L).get(0).values()).containsExactly(250L, "row250");

@@ -90,9 +90,9 @@ class LoadKillTest {
       assertThat(s.rows()).as(why).isEqualTo(expected.rows());
       assertThat(s.indexes()).as(why).isEqualTo(expected.indexes());
     }
-    assertThat(LoadRestartTest.rejectLines(rejects))
+    assertThat(LoadTesting.rejectLines(rejects))
         .as(why)
-        .isEqualTo(LoadRestartTest.rejectLines(refRejects));
+        .isEqualTo(LoadTesting.rejectLines(refRejects));
   }
 
   /** Starts LoadMain, reads {@code after} lines of its output, kills it; returns the lines. */

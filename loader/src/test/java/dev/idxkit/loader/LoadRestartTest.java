@@ -12,7 +12,6 @@ import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.loader.input.CsvOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -66,7 +65,8 @@ class LoadRestartTest {
               .run(LoadListener.NONE);
       assertThat(report.outcome()).as(why()).isEqualTo(LoadOutcome.COMPLETED);
       assertThat(report.rejected()).as(why()).isPositive();
-      return new Expected(Snapshot.of(db, "t"), rejectLines(rejects), report.rowsLoaded());
+      return new Expected(
+          Snapshot.of(db, "t"), LoadTesting.rejectLines(rejects), report.rowsLoaded());
     }
   }
 
@@ -94,16 +94,6 @@ class LoadRestartTest {
         .withRejectFile(rejects)
         .withCheckpointRows(50 + random.nextInt(400))
         .withParseThreads(1 + random.nextInt(3));
-  }
-
-  static List<String> rejectLines(Path file) {
-    try {
-      return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-          .filter(l -> !l.startsWith("#"))
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** A crash copy: the database directory and the reject file as they were at one instant. */
@@ -182,7 +172,7 @@ class LoadRestartTest {
           .as("indexes of %s; %s", what, why())
           .isEqualTo(expected.snapshot().indexes());
     }
-    assertThat(rejectLines(rejects))
+    assertThat(LoadTesting.rejectLines(rejects))
         .as("rejects of %s; %s", what, why())
         .isEqualTo(expected.rejects());
   }

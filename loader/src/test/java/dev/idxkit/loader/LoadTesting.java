@@ -7,6 +7,11 @@ import dev.idxkit.core.Index;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.Table;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -88,5 +93,25 @@ final class LoadTesting {
   /** Asserts {@code db.check()} finds nothing. */
   static void assertClean(Database db, String what) {
     assertThat(db.check().problems()).as("check of %s", what).isEmpty();
+  }
+
+  /** The reject file's lines without its comments. */
+  static List<String> rejectLines(Path file) {
+    try {
+      return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+          .filter(l -> !l.startsWith("#"))
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The input line number of each reject in the reject file of a load of {@code input}. */
+  static List<Long> rejectLineNumbers(Path rejects, Path input) {
+    String prefix = input + ":";
+    return rejectLines(rejects).stream()
+        .peek(l -> assertThat(l).startsWith(prefix))
+        .map(l -> Long.parseLong(l.substring(prefix.length(), l.indexOf(": ", prefix.length()))))
+        .toList();
   }
 }

@@ -75,7 +75,7 @@ class RejectLimitTest {
       assertThat(stopped.rowsLoaded()).as(why).isEqualTo(expectedIds.size());
       List<Object> ids = LoadTesting.rows(db.table("t")).stream().map(x -> x.values()[0]).toList();
       assertThat(ids).as(why).containsExactlyInAnyOrderElementsOf(expectedIds);
-      assertThat(LoadRestartTest.rejectLines(rejects)).as(why).hasSize(maxErrors + 1);
+      assertThat(LoadTesting.rejectLines(rejects)).as(why).hasSize(maxErrors + 1);
       assertThat(String.join("\n", stopped.summaryLines()))
           .contains("more than --max-errors " + maxErrors, "--resume");
       assertThat(db.check().problems()).as(why).isEmpty();
@@ -102,7 +102,7 @@ class RejectLimitTest {
           .as(why)
           .containsExactlyInAnyOrderElementsOf(all);
       assertThat(
-              LoadRestartTest.rejectLines(rejects).stream()
+              LoadTesting.rejectLines(rejects).stream()
                   .map(
                       l ->
                           Long.parseLong(l.substring(csv.toString().length() + 1, l.indexOf(": "))))

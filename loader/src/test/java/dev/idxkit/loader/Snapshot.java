@@ -33,7 +33,7 @@ record Snapshot(List<String> rows, Map<String, IndexView> indexes) {
       List<String> keys = new ArrayList<>();
       List<String> entries = new ArrayList<>();
       for (Row r : LoadTesting.rows(index)) {
-        keys.add(Loader.keyText(ix, r.values()));
+        keys.add(LoadNotes.keyText(ix, r.values()));
         entries.add(LoadTesting.text(r.values()));
       }
       entries.sort(null);

@@ -96,6 +96,6 @@ final class TestIndexBuild implements IndexBuild {
     for (int i = 0; i < ix.columns().length; i++) {
       row[ix.columns()[i]] = keyValues[i];
     }
-    return Loader.keyText(ix, row);
+    return LoadNotes.keyText(ix, row);
   }
 }

@@ -12,7 +12,11 @@ import dev.idxkit.core.meta.IndexStatus;
 import dev.idxkit.core.schema.TableDef;
 import dev.idxkit.loader.input.CsvOptions;
 import dev.idxkit.loader.input.CsvSource;
+import dev.idxkit.loader.input.InputRecord;
 import dev.idxkit.loader.input.InputRow;
+import dev.idxkit.loader.input.JsonLinesOptions;
+import dev.idxkit.loader.input.JsonLinesSource;
+import dev.idxkit.loader.input.RejectedRow;
 import dev.idxkit.loader.input.RowReader;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -27,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The CSV corpora of the input tests, loaded into tables: the awkward but valid files load exactly
  * (every row equal to what the source parses, in order, in all three index modes), and the broken
  * file is rejected row by row, each reject in the reject file with its line number and reason,
- * while its good rows load.
+ * while its good rows load; the JSON Lines corpora likewise.
  */
-class CsvCorpusLoadTest {
+class CorpusLoadTest {
   static final String AWKWARD_DDL =
       "CREATE TABLE awkward (id BIGINT NOT NULL, name VARCHAR(20), note TEXT, price DECIMAL(10,2),"
           + " day DATE, flag BOOLEAN, ratio DOUBLE, \"at\" TIMESTAMP, small SMALLINT,"
@@ -44,7 +48,7 @@ class CsvCorpusLoadTest {
 
   static Path resource(String name) {
     try {
-      return Path.of(CsvCorpusLoadTest.class.getResource("/input/" + name).toURI());
+      return Path.of(CorpusLoadTest.class.getResource("/input/" + name).toURI());
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
@@ -186,6 +190,53 @@ class CsvCorpusLoadTest {
         assertThat(report.firstRejects()).hasSize(LoadReport.MAX_SHOWN_REJECTS);
         assertThat(report.firstRejects().get(0).line()).isEqualTo(3);
         assertClean(db, "broken corpus, " + mode);
+      }
+    }
+  }
+
+  @Test
+  void jsonLinesCorporaLoadTheirRowsAndRejectTheRest() throws Exception {
+    for (String name : List.of("good.jsonl", "broken.jsonl")) {
+      Path file = resource(name);
+      Path rejects = tmp.resolve(name + ".rejects");
+      try (Database db = Database.create(tmp.resolve("db-" + name))) {
+        db.execute(
+            "CREATE TABLE j (id BIGINT NOT NULL, name VARCHAR(5), price DECIMAL(6,2), day DATE,"
+                + " flag BOOLEAN, ratio DOUBLE);"
+                + "CREATE INDEX j_id ON j (id);");
+        List<String> expectedRows = new ArrayList<>();
+        List<Long> expectedRejectLines = new ArrayList<>();
+        try (JsonLinesSource source =
+            JsonLinesSource.open(file, db.table("j").def(), JsonLinesOptions.defaults())) {
+          for (RowReader rr = new RowReader(source); rr.hasNext(); ) {
+            InputRecord x = rr.next();
+            if (x instanceof InputRow row) {
+              expectedRows.add(text(row.values()));
+            } else {
+              expectedRejectLines.add(((RejectedRow) x).line());
+            }
+          }
+        }
+        LoadReport report =
+            new Loader(
+                    db,
+                    LoadOptions.of("j", LoadInput.jsonLines(file, JsonLinesOptions.defaults()))
+                        .withRejectFile(rejects)
+                        .withCheckpointRows(3),
+                    new TestIndexBuild())
+                .run(LoadListener.NONE);
+        assertThat(report.outcome()).as(name).isEqualTo(LoadOutcome.COMPLETED);
+        assertThat(rows(db.table("j")).stream().map(r -> text(r.values())).toList())
+            .as(name)
+            .containsExactlyElementsOf(expectedRows);
+        if (name.startsWith("broken")) {
+          assertThat(expectedRejectLines).hasSizeGreaterThan(3);
+        }
+        assertThat(LoadTesting.rejectLineNumbers(rejects, file))
+            .as(name)
+            .containsExactlyElementsOf(expectedRejectLines);
+        assertThat(report.rejected()).isEqualTo(expectedRejectLines.size());
+        assertClean(db, name);
       }
     }
   }
