@@ -63,9 +63,10 @@ public final class KeyLengthGuard {
         IndexInfo ix = risky.get(i);
         int len = encoders[i].encode(ix.keyOf(row)).length + Rid.BYTES;
         if (len > maxEntry) {
-          return "key of index "
+          // Worded as KeyTooLongException, which live mode's insert throws for the same row.
+          return "key too long for index "
               + ix.name()
-              + " is "
+              + ": "
               + len
               + " bytes with its row id (expected: <= "
               + maxEntry
