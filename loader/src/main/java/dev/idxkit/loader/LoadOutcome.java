@@ -11,8 +11,9 @@ public enum LoadOutcome {
   CANCELLED,
   /**
    * More rejected rows than {@code maxErrors}: the table keeps the rows of the last checkpoint (not
-   * those read after it); {@link StartMode#RESUME} with a higher limit, or {@link
-   * StartMode#RESTART} after fixing the input, goes on.
+   * those read after it; in live mode, where each batch commits with its resume point, those of the
+   * last batch commit); {@link StartMode#RESUME} with a higher limit, or {@link StartMode#RESTART}
+   * after fixing the input, goes on.
    */
   TOO_MANY_ERRORS,
   /**

@@ -69,8 +69,8 @@ public final class BulkSink implements RowSink {
   }
 
   @Override
-  public void endBatch(ResumeState state) {
-    // Nothing: rows become durable only at checkpoints.
+  public boolean endBatch(ResumeState state) {
+    return false; // rows become durable only at checkpoints
   }
 
   @Override

@@ -59,8 +59,9 @@ public final class LiveSink implements RowSink {
   }
 
   @Override
-  public void endBatch(ResumeState state) {
+  public boolean endBatch(ResumeState state) {
     commit(state, Durability.OFF);
+    return true;
   }
 
   @Override

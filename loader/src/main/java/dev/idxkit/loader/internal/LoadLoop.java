@@ -22,7 +22,8 @@ import java.util.function.BooleanSupplier;
  * state ({@link RowSink#checkpoint}). Checkpoints fall exactly after a record, so a resume
  * continues exactly after it. Cancellation is looked at after every record: the loop checkpoints
  * where it stands and stops. Exceeding {@code maxErrors} stops it without a checkpoint: the
- * database keeps the last one.
+ * database keeps the last one - in live mode, where every batch commits with its resume point
+ * (unsynced), the last batch commit.
  *
  * <p>Thread: the caller's only. Memory: the batches {@link ParseAhead} holds; nothing per row.
  */
@@ -152,7 +153,10 @@ public final class LoadLoop {
           return Stop.CANCELLED;
         }
       }
-      sink.endBatch(current());
+      ResumeState batchEnd = current();
+      if (sink.endBatch(batchEnd)) {
+        durable = batchEnd; // live mode: committed, though not synced; a resume starts here
+      }
       appendNanos += System.nanoTime() - t0;
       listener.progress(progress(LoadPhase.LOADING));
     }

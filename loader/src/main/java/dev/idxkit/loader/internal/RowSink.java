@@ -19,8 +19,12 @@ public interface RowSink extends AutoCloseable {
    */
   RejectedRow append(RecordBatch batch, int i);
 
-  /** The batch is done; {@code state} says where the input stands after it. */
-  void endBatch(ResumeState state);
+  /**
+   * The batch is done; {@code state} says where the input stands after it. Returns true if the sink
+   * committed the batch with {@code state} (live mode), so that the database now holds that state;
+   * false if rows wait for the next checkpoint (bulk modes).
+   */
+  boolean endBatch(ResumeState state);
 
   /** Makes every row so far and {@code state} durable, together. */
   void checkpoint(ResumeState state);
