@@ -7,7 +7,7 @@ final class Campaigns {
   private Campaigns() {}
 
   static List<CrashCampaign> all() {
-    return List.of(TxnCampaign.transactions(), TxnCampaign.checkpoints());
+    return List.of(TxnCampaign.transactions(), TxnCampaign.checkpoints(), new BulkCampaign());
   }
 
   static CrashCampaign byName(String name) {

@@ -14,11 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
  * flight and that one whole, and pass the full {@code db.check()}. See {@link CrashRunner} for the
  * steps and {@link CrashCampaign} for adding a campaign.
  *
- * <p>Campaigns: {@code txn} (SYNC transactions over three kinds of index) and {@code checkpoint}
- * (the same with frequent automatic and explicit checkpoints). Default kills: 20 + 20; {@code
- * -Dcrash.iterations=N} sets the kills of every campaign. {@code -Dtests.seed=S} replays a run's
- * workloads and kill plans (where exactly a kill lands still depends on timing). On a failure the
- * temporary directory is kept and its path printed.
+ * <p>Campaigns: {@code txn} (SYNC transactions over three kinds of index), {@code checkpoint} (the
+ * same with frequent automatic and explicit checkpoints), {@code bulk} (bulk-session publishes and
+ * log transactions between sessions). Default kills: 20 + 20 + 15; {@code -Dcrash.iterations=N}
+ * sets the kills of every campaign. {@code -Dtests.seed=S} replays a run's workloads and kill plans
+ * (where exactly a kill lands still depends on timing). On a failure the temporary directory is
+ * kept and its path printed.
  *
  * <p>Runs under Failsafe: {@code ./mvnw -B -pl src-test verify -Dit.test=CrashIT} (one campaign:
  * {@code -Dit.test='CrashIT#checkpoint'}).
@@ -37,6 +38,11 @@ class CrashIT {
   @Test
   void checkpoint() throws Exception {
     run(TxnCampaign.checkpoints(), 20);
+  }
+
+  @Test
+  void bulk() throws Exception {
+    run(new BulkCampaign(), 15);
   }
 
   private void run(CrashCampaign campaign, int defaultKills) throws Exception {
