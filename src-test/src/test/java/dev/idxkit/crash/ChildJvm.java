@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * (SIGKILL, then waits for the exit and for the reader to drain the pipe), {@link #lines()} for
  * everything the child printed, {@link #close()} (kills a child still running; idempotent).
  *
- * <p>{@link Process#destroyForcibly()} is SIGKILL on Linux; {@link #kill} returns the exit code so
- * the runner can check it is 128 + 9.
+ * <p>{@link #kill} returns the exit code so the runner can check it is 128 + 9: the child died of
+ * SIGKILL, not of its own failure.
  */
 final class ChildJvm implements AutoCloseable {
   /** Exit code of a process killed by SIGKILL, as Java reports it on Linux. */
@@ -108,9 +108,16 @@ final class ChildJvm implements AutoCloseable {
     return l;
   }
 
-  /** Sends SIGKILL (if the child still runs), waits for the exit, returns its exit code. */
+  /**
+   * Sends SIGKILL (if the child still runs), waits for the exit and for the reader to take the last
+   * lines out of the pipe, and returns the exit code.
+   *
+   * <p>Through {@link ProcessHandle}, not {@link Process#destroyForcibly()}: on Linux both send
+   * SIGKILL, but the latter also closes the child's stdout on our side, discarding lines still in
+   * the pipe - an ACK the child printed just before dying would be lost.
+   */
   int kill() throws InterruptedException {
-    process.destroyForcibly();
+    process.toHandle().destroyForcibly();
     int code = process.waitFor();
     reader.join();
     return code;

@@ -8,7 +8,7 @@ import java.io.PrintStream;
  * if the child dies a microsecond later (SIGKILL does not discard what is already in the pipe).
  *
  * <pre>
- * OPEN              the JVM is up; Database.open (with recovery) comes next
+ * OPEN              the JVM is up; opening the database comes next
  * READY &lt;u&gt;         open returned; the database holds units 1..u
  * BEGIN &lt;n&gt;         unit n started (the only unit that may be partly written until ACK n)
  * ACK &lt;n&gt;           unit n's commit() / publish() returned: it must survive any kill from now on
@@ -59,7 +59,7 @@ record ChildLine(String kind, long unit, String text) {
   String phase() {
     switch (kind) {
       case OPEN:
-        return "open";
+        return "startup";
       case BEGIN:
         return "unit";
       case PHASE:

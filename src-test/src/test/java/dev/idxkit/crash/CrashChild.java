@@ -5,8 +5,10 @@ import java.nio.file.Path;
 
 /**
  * The JVM that gets killed: {@code CrashChild <db dir> <campaign> <seed>} prints {@code OPEN},
- * opens the database (recovering whatever the previous child left), and hands it to the campaign's
- * {@link CrashCampaign#work}, which runs units until the runner kills the process with SIGKILL.
+ * opens the database read-only and closes it again (warm-up), prints {@code PHASE recovery}, opens
+ * it read-write (recovering whatever the previous child left and checkpointing), and hands it to
+ * the campaign's {@link CrashCampaign#work}, which runs units until the runner kills the process
+ * with SIGKILL.
  *
  * <p>It never ends on its own: any exception is a failure, reported on stderr with exit code 3 so
  * the runner can tell it from a kill (137).
@@ -28,6 +30,11 @@ public final class CrashChild {
       long seed = Long.parseLong(args[2]);
       ChildLine.Out out = new ChildLine.Out(System.out);
       out.open();
+      // A read-only open recovers in memory and writes nothing; it loads and warms the classes, so
+      // that what follows PHASE recovery is the real recovery and its checkpoint, and kills aimed
+      // there land there.
+      Database.open(dir, campaign.options().readOnly()).close();
+      out.phase("recovery");
       try (Database db = Database.open(dir, campaign.options())) {
         campaign.work(db, seed, out);
       }
