@@ -56,6 +56,7 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
       int kills,
       int recoveries,
       long acknowledged,
+      long units,
       int inFlightWhole,
       int inFlightAbsent,
       long rowsCompared,
@@ -65,13 +66,14 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
       long seed) {
     String line() {
       return String.format(
-          "crash %s: %,d kills, %,d recoveries, %,d acknowledged units verified, in flight at the"
-              + " kill: %d whole, %d absent; %,d rows compared; kill points %s; %d failures;"
-              + " %.1f s; seed %d",
+          "crash %s: %,d kills, %,d recoveries, %,d acknowledged units verified (%,d units in the"
+              + " database), in flight at the kill: %d whole, %d absent; %,d rows compared; kill"
+              + " points %s; %d failures; %.1f s; seed %d",
           campaign,
           kills,
           recoveries,
           acknowledged,
+          units,
           inFlightWhole,
           inFlightAbsent,
           rowsCompared,
@@ -84,9 +86,16 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
 
   /** What the child printed before it died. */
   private record ChildRun(
-      int exit, long ready, long lastAck, long lastBegin, String phase, List<ChildLine> lines) {
+      int exit,
+      long ready,
+      int acks,
+      long lastAck,
+      long lastBegin,
+      String phase,
+      List<ChildLine> lines) {
     static ChildRun of(int exit, List<ChildLine> lines) {
       long ready = -1;
+      int acks = 0;
       long ack = -1;
       long begin = -1;
       String phase = "jvm start";
@@ -94,6 +103,7 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
         if (l.is(ChildLine.READY)) {
           ready = l.unit();
         } else if (l.is(ChildLine.ACK)) {
+          acks++;
           ack = Math.max(ack, l.unit());
         } else if (l.is(ChildLine.BEGIN)) {
           begin = Math.max(begin, l.unit());
@@ -102,7 +112,36 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
           phase = l.phase();
         }
       }
-      return new ChildRun(exit, ready, ack, begin, phase, lines);
+      return new ChildRun(exit, ready, acks, ack, begin, phase, lines);
+    }
+  }
+
+  /** Counts across the kills of one campaign. */
+  private static final class Tally {
+    final long started = System.nanoTime();
+    final Map<String, Integer> phases = new TreeMap<>();
+    int kills;
+    int recoveries;
+    long acknowledged;
+    long units;
+    int whole;
+    int absent;
+    long rows;
+
+    Summary summary(String campaign, int failures, long seed) {
+      return new Summary(
+          campaign,
+          kills,
+          recoveries,
+          acknowledged,
+          units,
+          whole,
+          absent,
+          rows,
+          phases,
+          failures,
+          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+          seed);
     }
   }
 
@@ -110,17 +149,11 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
     Path db = workDir.resolve("db");
     Path copy = workDir.resolve("verify");
     Path stderr = workDir.resolve("child.err");
-    long t0 = System.nanoTime();
+    Tally tally = new Tally();
     long seed = campaignSeed(testSeed, campaign);
     campaign.create(db);
     CrashCampaign.Model model = campaign.model(seed);
     SplittableRandom plans = new SplittableRandom(TxnWorkload.mix(seed, -1));
-    long verified = 0;
-    long rowsCompared = 0;
-    int recoveries = 0;
-    int whole = 0;
-    int absent = 0;
-    Map<String, Integer> phases = new TreeMap<>();
     for (int k = 1; k <= kills; k++) {
       KillPlan plan = KillPlan.draw(plans, campaign.maxAcksBeforeKill());
       ChildRun run;
@@ -128,75 +161,64 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
           ChildJvm.start(db, campaign.name(), seed, stderr, "crash-" + campaign.name() + "-" + k)) {
         run = drive(child, plan);
       }
-      String where = "kill " + k + " of " + kills + " (" + plan + ", in " + run.phase() + ")";
+      tally.kills = k;
       try {
-        if (run.exit() != ChildJvm.SIGKILL_EXIT) {
-          throw new AssertionError(
-              "the child ended with exit code " + run.exit() + " instead of being killed");
-        }
-        if (run.ready() >= 0 && run.ready() != verified) {
-          throw new AssertionError(
-              "the child recovered "
-                  + run.ready()
-                  + " units, the parent's recovery of the previous kill found "
-                  + verified);
-        }
-        copy(db, copy);
-        long acked = Math.max(verified, run.lastAck());
-        long units;
-        try (Database d = Database.open(copy, campaign.options())) {
-          recoveries++;
-          units = model.unitsIn(d);
-          checkUnits(units, acked, run.lastBegin());
-          rowsCompared += model.verify(d, units);
-          DatabaseCheck.Report report = d.check();
-          if (!report.clean()) {
-            throw new AssertionError("db.check() finds: " + String.join("; ", report.problems()));
-          }
-        }
-        if (run.lastBegin() > acked) {
-          if (units > acked) {
-            whole++;
-          } else {
-            absent++;
-          }
-        }
-        verified = units;
-        phases.merge(run.phase(), 1, Integer::sum);
-        deleteTree(copy);
+        verifyKill(campaign, model, run, db, copy, tally);
       } catch (AssertionError | RuntimeException e) {
-        Summary failed =
-            new Summary(
-                campaign.name(),
-                k,
-                recoveries,
-                verified,
-                whole,
-                absent,
-                rowsCompared,
-                phases,
-                1,
-                elapsed(t0),
-                testSeed);
-        System.out.println(failed.line());
+        System.out.println(tally.summary(campaign.name(), 1, testSeed).line());
+        String where = "kill " + k + " of " + kills + " (" + plan + ", in " + run.phase() + ")";
         throw new AssertionError(failure(campaign, where, run, db, copy, stderr, e), e);
       }
+      deleteTree(copy);
     }
-    Summary s =
-        new Summary(
-            campaign.name(),
-            kills,
-            recoveries,
-            verified,
-            whole,
-            absent,
-            rowsCompared,
-            phases,
-            0,
-            elapsed(t0),
-            testSeed);
+    Summary s = tally.summary(campaign.name(), 0, testSeed);
     System.out.println(s.line());
     return s;
+  }
+
+  /** Steps 2-4 of the class comment for one kill; an {@link AssertionError} names what is wrong. */
+  private static void verifyKill(
+      CrashCampaign campaign,
+      CrashCampaign.Model model,
+      ChildRun run,
+      Path db,
+      Path copy,
+      Tally tally)
+      throws IOException {
+    if (run.exit() != ChildJvm.SIGKILL_EXIT) {
+      throw new AssertionError(
+          "the child ended with exit code " + run.exit() + " instead of being killed");
+    }
+    if (run.ready() >= 0 && run.ready() != tally.units) {
+      throw new AssertionError(
+          "the child recovered "
+              + run.ready()
+              + " units, the parent's recovery of the previous kill found "
+              + tally.units);
+    }
+    copy(db, copy);
+    long acked = Math.max(tally.units, run.lastAck());
+    long units;
+    try (Database d = Database.open(copy, campaign.options())) {
+      tally.recoveries++;
+      units = model.unitsIn(d);
+      checkUnits(units, acked, run.lastBegin());
+      tally.rows += model.verify(d, units);
+      DatabaseCheck.Report report = d.check();
+      if (!report.clean()) {
+        throw new AssertionError("db.check() finds: " + String.join("; ", report.problems()));
+      }
+    }
+    if (run.lastBegin() > acked) {
+      if (units > acked) {
+        tally.whole++;
+      } else {
+        tally.absent++;
+      }
+    }
+    tally.units = units;
+    tally.acknowledged += run.acks();
+    tally.phases.merge(run.phase(), 1, Integer::sum);
   }
 
   /** The campaign's own seed: campaigns draw independent histories from one test seed. */
@@ -301,9 +323,5 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
         Files.delete(p);
       }
     }
-  }
-
-  private static long elapsed(long t0) {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
   }
 }
