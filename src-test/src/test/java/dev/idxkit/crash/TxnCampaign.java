@@ -114,7 +114,7 @@ final class TxnCampaign implements CrashCampaign {
       if (op instanceof Insert i) {
         tx.insert(item, i.item().values());
       } else if (op instanceof Update up) {
-        tx.update(item, ridOf(tx, pk, up.item().id()), up.item().values());
+        tx.update(item, ridOf(tx, pk, up.id()), up.item().values());
       } else if (op instanceof Delete d) {
         if (!tx.delete(item, ridOf(tx, pk, d.id()))) {
           throw new IllegalStateException("delete of id " + d.id() + " found no row");

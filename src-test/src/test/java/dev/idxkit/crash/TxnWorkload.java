@@ -49,7 +49,7 @@ final class TxnWorkload {
   static final int TARGET_ROWS = 1500;
 
   /** Ids of unit n are n * IDS_PER_UNIT + i: fresh and unique without asking the database. */
-  static final int IDS_PER_UNIT = 16;
+  static final int IDS_PER_UNIT = 1024;
 
   private static final String[] WORDS = {
     "alpha", "bravo", "charlie", "delta", "écho", "foxtrot", "golf", "hôtel", "india", "日本語", "kilo"
@@ -91,8 +91,8 @@ final class TxnWorkload {
 
   record Insert(Item item) implements Op {}
 
-  /** Replaces the row whose id is {@code item.id()}. */
-  record Update(Item item) implements Op {}
+  /** Replaces the row whose id is {@code id} by {@code item}, whose id may differ. */
+  record Update(long id, Item item) implements Op {}
 
   record Delete(long id) implements Op {}
 
@@ -171,28 +171,45 @@ final class TxnWorkload {
   private static final Item NONE = new Item(-1, 0, 0, null, 0, null);
 
   /**
-   * Draws 1-6 operations and applies each to {@link #rows} as it goes (later operations see earlier
-   * ones); with {@code undo}, records each id's first prior state so the caller can take them back.
+   * Draws a unit's operations and applies each to {@link #rows} as it goes (later operations see
+   * earlier ones); with {@code undo}, records each id's first prior state so the caller can take
+   * them back. Most units have 1-6 operations; one in 25 is big (40-200), mostly inserts while the
+   * table is below {@link #TARGET_ROWS} and mostly deletes above, so trees split and merge in waves
+   * and commits span many pages.
    */
   private List<Op> generate(SplittableRandom r, long n, Map<Long, Item> undo) {
-    int count = 1 + r.nextInt(6);
+    boolean big = r.nextInt(25) == 0;
+    int count = big ? 40 + r.nextInt(161) : 1 + r.nextInt(6);
+    // Percent weights of insert, duplicate insert, update; delete takes the rest.
+    int[] mix;
+    if (big) {
+      mix = rows.size() < TARGET_ROWS ? new int[] {85, 1, 7} : new int[] {5, 1, 14};
+    } else {
+      mix =
+          rows.size() < TARGET_ROWS / 4
+              ? new int[] {80, 3, 9}
+              : rows.size() > TARGET_ROWS ? new int[] {25, 3, 36} : new int[] {45, 3, 26};
+    }
     List<Op> ops = new ArrayList<>(count);
-    int fresh = 0;
+    long nextId = n * IDS_PER_UNIT;
     for (int i = 0; i < count; i++) {
       int dice = r.nextInt(100);
-      int insertPct = rows.size() < TARGET_ROWS / 4 ? 80 : rows.size() > TARGET_ROWS ? 25 : 45;
-      if (rows.isEmpty() || dice < insertPct) {
-        Item item = item(r, n * IDS_PER_UNIT + fresh++, n);
+      if (rows.isEmpty() || dice < mix[0]) {
+        Item item = item(r, nextId++, n);
         remember(undo, item.id());
         rows.put(item.id(), item);
         ops.add(new Insert(item));
-      } else if (dice < insertPct + 3) {
+      } else if (dice < mix[0] + mix[1]) {
         ops.add(new DuplicateInsert(item(r, pick(r), n)));
-      } else if (dice < insertPct + 3 + (100 - insertPct - 3) / 2) {
-        Item item = item(r, pick(r), n);
+      } else if (dice < mix[0] + mix[1] + mix[2]) {
+        long id = pick(r);
+        // One update in ten moves the row to a fresh id: the unique key itself changes.
+        Item item = item(r, r.nextInt(10) == 0 ? nextId++ : id, n);
+        remember(undo, id);
         remember(undo, item.id());
+        rows.remove(id);
         rows.put(item.id(), item);
-        ops.add(new Update(item));
+        ops.add(new Update(id, item));
       } else {
         long id = pick(r);
         remember(undo, id);
