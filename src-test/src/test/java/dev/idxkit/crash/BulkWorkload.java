@@ -67,10 +67,6 @@ final class BulkWorkload {
     this.seed = seed;
   }
 
-  long seed() {
-    return seed;
-  }
-
   long units() {
     return units;
   }
@@ -94,18 +90,13 @@ final class BulkWorkload {
     return totalRows;
   }
 
-  /** The log row unit {@code n} writes if it is a LOG unit (call before applying it). */
-  LogRow logRow(long n) {
-    return new LogRow(n, batches.size(), totalRows);
-  }
-
   Unit advance() {
     long n = units + 1;
     SplittableRandom r = new SplittableRandom(TxnWorkload.mix(seed, n));
     Unit u;
     if (n > 1 && r.nextInt(5) == 0) {
       u = new Unit(n, Kind.LOG, 0, Map.of(), false);
-      logs.put(n, logRow(n));
+      logs.put(n, new LogRow(n, batches.size(), totalRows));
     } else {
       int rows = 1 + r.nextInt(r.nextInt(4) == 0 ? 3000 : 400);
       TreeMap<Long, Integer> drops = new TreeMap<>();
