@@ -2,7 +2,7 @@ package dev.idxkit.idxbuild;
 
 import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
-import dev.idxkit.core.DuplicateKeyException;
+import dev.idxkit.core.DuplicateEntryException;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.btree.BuildResult;
 import dev.idxkit.core.btree.TreeBuilder;
@@ -454,9 +454,7 @@ final class SortGroup {
         }
       }
       long rid = Rid.read(a, off + keyLen);
-      throw new DuplicateKeyException(
-          index.name(),
-          describe(key) + " in rows " + Rid.toString(prevRid) + " and " + Rid.toString(rid));
+      throw new DuplicateEntryException(index.name(), describe(key), prevRid, rid);
     }
 
     private String describe(Object[] key) {

@@ -1,6 +1,7 @@
 package dev.idxkit.loader;
 
 import dev.idxkit.core.Database;
+import dev.idxkit.core.DuplicateEntryException;
 import java.util.List;
 
 /**

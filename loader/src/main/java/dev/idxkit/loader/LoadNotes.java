@@ -3,6 +3,7 @@ package dev.idxkit.loader;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.DuplicateEntryException;
 import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.Table;

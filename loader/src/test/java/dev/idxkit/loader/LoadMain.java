@@ -19,7 +19,7 @@ import java.util.Locale;
  * {@code checkpoint <rows> <line>} once a checkpoint is durable, {@code batch <rows>} after each
  * batch, {@code outcome <OUTCOME> <rows loaded>} at the end. Exit code: the outcome's, or 2 for bad
  * input, 1 for another failure (its message on stderr). The deferred index build is {@link
- * TestIndexBuild} until the CLI's real one exists.
+ * TestIndexBuild} (the real rebuilder with a small memory budget).
  */
 public final class LoadMain {
   private LoadMain() {}

@@ -1,11 +1,9 @@
-package dev.idxkit.loader;
-
-import dev.idxkit.core.DuplicateKeyException;
-import dev.idxkit.core.Rid;
+package dev.idxkit.core;
 
 /**
- * A unique index would hold the same key twice, found while building it from existing rows (an
- * {@link IndexBuild}): the key and the RIDs of both rows, so the loader can show the two rows.
+ * A unique index would hold the same key twice, found while building it from existing rows (an the
+ * rebuilder, or a load's deferred index build): the key and the RIDs of both rows, so the loader
+ * can show the two rows.
  *
  * <p>Why a subclass here rather than fields on {@link DuplicateKeyException}: the core exception
  * comes from row-by-row inserts, where the second row has no RID yet. A rebuild has both.
