@@ -3,10 +3,12 @@ package dev.idxkit.cli;
 import dev.idxkit.cli.commands.AnalyzeCommand;
 import dev.idxkit.cli.commands.CheckCommand;
 import dev.idxkit.cli.commands.CreateCommand;
+import dev.idxkit.cli.commands.DemoCommand;
 import dev.idxkit.cli.commands.DumpCommand;
 import dev.idxkit.cli.commands.GetCommand;
 import dev.idxkit.cli.commands.IdxbuildCommand;
 import dev.idxkit.cli.commands.InfoCommand;
+import dev.idxkit.cli.commands.LoadCommand;
 import dev.idxkit.cli.commands.ScanCommand;
 import java.io.Console;
 import java.io.FileDescriptor;
@@ -49,13 +51,15 @@ import picocli.CommandLine.Spec;
       "Run 'idxkit COMMAND --help' for what a command does, an example, and its options."
     },
     subcommands = {
+      DemoCommand.class,
       CreateCommand.class,
+      LoadCommand.class,
       IdxbuildCommand.class,
+      CheckCommand.class,
+      AnalyzeCommand.class,
       InfoCommand.class,
       GetCommand.class,
       ScanCommand.class,
-      CheckCommand.class,
-      AnalyzeCommand.class,
       DumpCommand.class,
       AutoComplete.GenerateCompletion.class
     },

@@ -54,7 +54,7 @@ public final class RebuildIndexBuild implements IndexBuild {
     RebuildReport r = new IndexRebuild(db, o, srtChoice, progress).run();
     StringBuilder summary = new StringBuilder();
     for (RebuildReport.Phase p : r.phases()) {
-      summary.append(summary.length() == 0 ? "index build: " : ", ");
+      summary.append(summary.length() == 0 ? "" : ", ");
       summary.append(String.format(Locale.ROOT, "%s %.2f s", p.name(), p.wallNanos() / 1e9));
     }
     summary.append(

@@ -232,7 +232,7 @@ public final class IdxbuildCommand extends DbCommand {
   }
 
   /** Turns rebuild events into progress and the plan printout. */
-  private static final class Listener implements RebuildListener {
+  static final class Listener implements RebuildListener {
     private final Progress progress;
     private final IdxbuildOutput output;
     private final RebuildOptions options;
