@@ -94,7 +94,7 @@ public record LoadReport(
     out.add(
         String.format(
             Locale.ROOT,
-            "load %s into %s (%s indexes): %s%s",
+            "load %s into %s (index build: %s): %s%s",
             input,
             table,
             indexMode.name().toLowerCase(Locale.ROOT),
