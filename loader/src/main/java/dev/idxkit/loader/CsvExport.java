@@ -1,13 +1,13 @@
 package dev.idxkit.loader;
 
+import de.siegmar.fastcsv.writer.CsvWriter;
+import de.siegmar.fastcsv.writer.QuoteStrategy;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.InvalidInputException;
-import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.schema.ColumnDef;
-import dev.idxkit.core.schema.ColumnType;
 import dev.idxkit.core.schema.Values;
 import dev.idxkit.loader.input.CsvOptions;
 import java.io.BufferedWriter;
@@ -26,8 +26,8 @@ import java.util.List;
  *
  * <h2>What is written</h2>
  *
- * UTF-8 without a byte order mark, LF line ends, a header row of the column names (if the options
- * ask for one), then every row in heap order, values in their canonical text ({@link
+ * UTF-8 without a byte order mark, CRLF line ends (RFC 4180), a header row of the column names (if
+ * the options ask for one), then every row in heap order, values in their canonical text ({@link
  * dev.idxkit.core.schema.Values#format}: {@code 12.30}, {@code 2024-02-29}, {@code 2024-02-29
  * 13:05:00.25}, {@code \x0a0b}, {@code true}). A field is quoted when it holds the delimiter, the
  * quote, CR or LF, or starts or ends with a space (so that no reader trims it) or starts with
@@ -75,85 +75,118 @@ public final class CsvExport {
               + " has one nullable column: its NULL would be an empty line, which CSV readers"
               + " skip; export it with a NULL marker (e.g. \\N)");
     }
-    ColumnType[] types = columns.stream().map(ColumnDef::type).toArray(ColumnType[]::new);
-    StringBuilder line = new StringBuilder(256);
-    long rows = 0;
-    try {
+    int[] all = java.util.stream.IntStream.range(0, columns.size()).toArray();
+    Rows rows = new Rows(columns, all, out, options);
+    long n = 0;
+    try (RowCursor c = t.scan()) {
+      while (c.hasNext()) {
+        rows.row(c.next().values());
+        n++;
+      }
+    }
+    rows.flush();
+    return n;
+  }
+
+  /**
+   * Rows of a table (or some of its columns) as CSV, one {@link #row} at a time, with the header
+   * written first when the options ask for one: what {@code idxkit dump} and {@code idxkit scan
+   * --format csv} write, through fastcsv's writer with the quoting rules above.
+   */
+  public static final class Rows {
+    private final List<ColumnDef> columns;
+    private final int[] selected;
+    private final CsvWriter csv;
+    private final String[] fields;
+    private final boolean[] isNull;
+    private final String marker;
+
+    /**
+     * @param columns the table's columns
+     * @param selected positions of the columns to write, in order
+     */
+    public Rows(List<ColumnDef> columns, int[] selected, Writer out, CsvOptions options) {
+      this.columns = columns;
+      this.selected = selected;
+      this.marker = options.nullMarker();
+      int n = selected.length + (options.trailingDelimiter() ? 1 : 0);
+      this.fields = new String[n];
+      this.isNull = new boolean[n];
+      this.csv =
+          CsvWriter.builder()
+              .fieldSeparator(options.delimiter())
+              .quoteCharacter(options.quote())
+              .quoteStrategy(new Quoting(options, isNull, selected.length))
+              .build(out);
       if (options.header()) {
-        for (int i = 0; i < columns.size(); i++) {
-          if (i > 0) {
-            line.append(options.delimiter());
-          }
-          field(columns.get(i).name(), options, line);
+        for (int i = 0; i < selected.length; i++) {
+          fields[i] = columns.get(selected[i]).name();
         }
-        out.append(line).append('\n');
-      }
-      try (RowCursor c = t.scan()) {
-        while (c.hasNext()) {
-          Row r = c.next();
-          line.setLength(0);
-          Object[] v = r.values();
-          for (int i = 0; i < v.length; i++) {
-            if (i > 0) {
-              line.append(options.delimiter());
-            }
-            if (v[i] == null) {
-              if (options.nullMarker() != null) {
-                line.append(options.nullMarker());
-              }
-            } else {
-              field(Values.format(types[i], v[i]), options, line);
-            }
-          }
-          if (options.trailingDelimiter()) {
-            line.append(options.delimiter());
-          }
-          out.append(line).append('\n');
-          rows++;
+        if (options.trailingDelimiter()) {
+          fields[selected.length] = "";
+          isNull[selected.length] = true;
         }
+        csv.writeRecord(fields);
       }
-    } catch (IOException e) {
-      throw new IdxkitIOException("cannot write table " + t.name() + " as CSV", e);
     }
-    return rows;
+
+    /** Writes one row (values in table column order). */
+    public void row(Object[] values) {
+      for (int i = 0; i < selected.length; i++) {
+        Object v = values[selected[i]];
+        isNull[i] = v == null;
+        fields[i] = v == null ? marker : Values.format(columns.get(selected[i]).type(), v);
+      }
+      if (fields.length > selected.length) {
+        fields[selected.length] = "";
+        isNull[selected.length] = true;
+      }
+      csv.writeRecord(fields);
+    }
+
+    /** Writes what is buffered to the underlying writer and flushes it. */
+    public void flush() {
+      try {
+        csv.flush();
+      } catch (IOException e) {
+        throw new IdxkitIOException("cannot write CSV", e);
+      }
+    }
   }
 
-  /** Appends a non-null value, quoted if it must be. */
-  static void field(String s, CsvOptions options, StringBuilder out) {
-    if (!needsQuotes(s, options)) {
-      out.append(s);
-      return;
-    }
-    char q = options.quote();
-    out.append(q);
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == q) {
-        out.append(q);
-      }
-      out.append(c);
-    }
-    out.append(q);
-  }
+  /**
+   * When a field must be quoted: an empty string (an empty unquoted field is NULL), a string equal
+   * to the NULL marker, a string with a space at either end (so no reader trims it) or starting
+   * with U+FEFF (a byte order mark to a reader); fastcsv itself quotes fields holding the
+   * delimiter, the quote, CR or LF. A NULL (the marker, or nothing) and the trailing field of
+   * {@code trailingDelimiter} are never quoted.
+   */
+  private static final class Quoting implements QuoteStrategy {
+    private final CsvOptions options;
+    private final boolean[] isNull;
+    private final int columns;
 
-  private static boolean needsQuotes(String s, CsvOptions options) {
-    if (s.isEmpty()) {
-      return true; // "" is the empty string; an empty unquoted field is NULL
+    Quoting(CsvOptions options, boolean[] isNull, int columns) {
+      this.options = options;
+      this.isNull = isNull;
+      this.columns = columns;
     }
-    if (s.equals(options.nullMarker())) {
-      return true;
+
+    @Override
+    public boolean quoteEmpty(int line, int field) {
+      return field < columns && !isNull[field];
     }
-    // A leading U+FEFF would pass for a byte order mark at the start of a header-less file.
-    if (s.charAt(0) == ' ' || s.charAt(0) == '\uFEFF' || s.charAt(s.length() - 1) == ' ') {
-      return true;
-    }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == options.delimiter() || c == options.quote() || c == '\n' || c == '\r') {
-        return true;
+
+    @Override
+    public boolean quoteValue(int line, int field, String s) {
+      if (field >= columns || isNull[field]) {
+        return false;
       }
+      return s.equals(options.nullMarker())
+          || s.charAt(0) == ' '
+          || s.charAt(0) == '\uFEFF'
+          || s.charAt(s.length() - 1) == ' ';
     }
-    return false;
   }
 
   private static void deleteQuietly(Path p) {

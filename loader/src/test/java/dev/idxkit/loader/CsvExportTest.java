@@ -69,19 +69,19 @@ class CsvExportTest {
       assertThat(CsvExport.write(db, "v", out, CsvOptions.defaults())).isEqualTo(3);
       assertThat(out.toString())
           .isEqualTo(
-              "id,i,s,d,m,name,note,day,at,ok,raw\n"
+              "id,i,s,d,m,name,note,day,at,ok,raw\r\n"
                   + "1,7,-2,1.5,12.300,\"a,b\",\"say \"\"hi\"\"\",2024-02-29,2024-02-29 13:05:00.25,"
-                  + "true,\\x0a0b\n"
-                  + "2,,,,,\"\",,,,,\n"
+                  + "true,\\x0a0b\r\n"
+                  + "2,,,,,\"\",,,,,\r\n"
                   + "3,0,0,-0.0,-0.001,\" padded \",\"two\nlines\",0001-01-01,1970-01-01 00:00:00,"
-                  + "false,\\x\n");
+                  + "false,\\x\r\n");
       StringWriter marked = new StringWriter();
       CsvExport.write(
           db,
           "v",
           marked,
           CsvOptions.defaults().withHeader(false).withDelimiter('|').withNullMarker("\\N"));
-      assertThat(marked.toString().split("\n")[1])
+      assertThat(marked.toString().split("\r\n")[1])
           .isEqualTo("2|\\N|\\N|\\N|\\N|\"\"|\\N|\\N|\\N|\\N|\\N");
     }
   }
@@ -142,7 +142,7 @@ class CsvExportTest {
           .hasMessageContaining("NULL marker");
       Path csv = tmp.resolve("one.csv");
       CsvExport.write(db, "one", csv, CsvOptions.defaults().withNullMarker("\\N"));
-      assertThat(Files.readString(csv, StandardCharsets.UTF_8)).isEqualTo("x\n\\N\n\"\"\n");
+      assertThat(Files.readString(csv, StandardCharsets.UTF_8)).isEqualTo("x\r\n\\N\r\n\"\"\r\n");
     }
   }
 

@@ -1,15 +1,15 @@
 package dev.idxkit.cli.output;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import de.siegmar.fastcsv.writer.CsvWriter;
-import de.siegmar.fastcsv.writer.QuoteStrategies;
+import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.schema.ColumnDef;
 import dev.idxkit.core.schema.ColumnType;
 import dev.idxkit.core.schema.TypeKind;
 import dev.idxkit.core.schema.Values;
+import dev.idxkit.loader.CsvExport;
+import dev.idxkit.loader.input.CsvOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -173,48 +173,34 @@ public final class RowWriters {
     return s;
   }
 
+  /** CSV rows through the loader's writer, so dump, scan and the loader agree on every rule. */
   private static final class CsvRows implements RowWriter {
-    private final List<ColumnDef> columns;
-    private final int[] selected;
+    private final CsvExport.Rows rows;
     private final Writer target;
     private final boolean owns;
-    private final CsvWriter csv;
-    private final String[] fields;
 
     CsvRows(List<ColumnDef> columns, int[] selected, Writer out, boolean owns) {
-      this.columns = columns;
-      this.selected = selected;
+      this.rows = new CsvExport.Rows(columns, selected, out, CsvOptions.defaults());
       this.target = out;
       this.owns = owns;
-      // EMPTY quotes empty strings only: "" is the empty string, an unquoted empty field NULL.
-      this.csv = CsvWriter.builder().quoteStrategy(QuoteStrategies.EMPTY).build(out);
-      this.fields = new String[selected.length];
-      for (int i = 0; i < selected.length; i++) {
-        fields[i] = columns.get(selected[i]).name();
-      }
-      csv.writeRecord(fields);
     }
 
     @Override
     public void row(Object[] values) {
-      for (int i = 0; i < selected.length; i++) {
-        ColumnDef c = columns.get(selected[i]);
-        fields[i] = Values.format(c.type(), values[selected[i]]); // null stays null
-      }
-      csv.writeRecord(fields);
+      rows.row(values);
     }
 
     @Override
     public void finish() {
+      rows.flush();
       try {
         if (owns) {
-          csv.close();
+          target.close();
         } else {
-          csv.flush();
           target.flush();
         }
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw new IdxkitIOException("cannot write CSV", e);
       }
     }
   }
