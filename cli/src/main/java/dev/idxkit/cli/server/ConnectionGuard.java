@@ -6,8 +6,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -30,17 +32,26 @@ import java.util.concurrent.atomic.LongAdder;
  *   | first byte of a request arrives
  * RECEIVING  request partly received     requestTimeout: "408 Request Timeout", closed
  *   | {@link #busy()}: a whole request reached the handler
- * BUSY       request being answered      writeTimeout, counted only while the socket's buffer is
- *   |                                    full because the client does not read: closed
+ * BUSY       request being answered      none (a long scan may take its time)
  *   | {@link #idle()}: response written, nothing queued
  * IDLE ...
  * </pre>
  *
- * A client that trickles one byte a second is RECEIVING the whole time, so the request deadline,
- * not the idle clock, catches it. Timers run on the connection's event loop; the state is only
- * touched there. Admission: at most {@code maxConnections} open at once; one more is answered
- * {@code 503} and closed. The shared {@link Connections} counts, and lets shutdown close every
- * connection that is not answering a request.
+ * After a response that ends the connection, {@link #closeGracefully()} does what a careful server
+ * does (nginx calls it a lingering close): it half-closes (FIN after the response) and reads and
+ * drops whatever the client still sends, until the client closes or {@code requestTimeout} passes.
+ * Closing at once while a refused request body is still arriving would make the kernel answer with
+ * a reset, and a client still sending may then lose the response it was about to read.
+ *
+ * <p>A client that trickles one byte a second is RECEIVING the whole time, so the request deadline,
+ * not the idle clock, catches it. Independently of the state, writes have their own clock: when
+ * bytes have been waiting to be written for {@code writeTimeout} without any write completing (the
+ * client stopped reading and the socket buffers are full), the connection is closed. A streamed
+ * response has one 32 KiB chunk in flight at a time, so a client must take a chunk per {@code
+ * writeTimeout}. Timers run on the connection's event loop; the state is only touched there.
+ * Admission: at most {@code maxConnections} open at once; one more is answered {@code 503} and
+ * closed. The shared {@link Connections} counts, and lets shutdown close every connection that is
+ * not answering a request.
  */
 final class ConnectionGuard extends ChannelDuplexHandler {
   /** Every connection of one server. */
@@ -87,7 +98,8 @@ final class ConnectionGuard extends ChannelDuplexHandler {
   private enum State {
     IDLE,
     RECEIVING,
-    BUSY
+    BUSY,
+    CLOSING
   }
 
   private final Connections connections;
@@ -97,6 +109,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
   private ChannelHandlerContext ctx;
   private State state = State.IDLE;
   private ScheduledFuture<?> timer;
+  private ScheduledFuture<?> stallTimer;
+  private int pendingWrites;
+  private long lastWriteProgress;
   private boolean admitted;
 
   ConnectionGuard(Connections connections, Duration request, Duration idle, Duration write) {
@@ -136,6 +151,10 @@ final class ConnectionGuard extends ChannelDuplexHandler {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) throws Exception {
     cancelTimer();
+    if (stallTimer != null) {
+      stallTimer.cancel(false);
+      stallTimer = null;
+    }
     if (admitted) {
       admitted = false;
       connections.closed();
@@ -149,6 +168,10 @@ final class ConnectionGuard extends ChannelDuplexHandler {
       ReferenceCountUtil.release(msg); // a refused connection's bytes go nowhere
       return;
     }
+    if (state == State.CLOSING) {
+      ReferenceCountUtil.release(msg); // after the last response: drained, never parsed
+      return;
+    }
     if (state == State.IDLE) {
       arm(State.RECEIVING, requestNanos);
     }
@@ -156,24 +179,26 @@ final class ConnectionGuard extends ChannelDuplexHandler {
   }
 
   @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
-    if (state == State.BUSY) {
-      if (ctx.channel().isWritable()) {
-        cancelTimer();
-      } else if (timer == null) {
-        timer = ctx.executor().schedule(this::writeStalled, writeNanos, TimeUnit.NANOSECONDS);
-      }
+  public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+    ChannelPromise p = promise.unvoid();
+    if (pendingWrites++ == 0) {
+      lastWriteProgress = System.nanoTime();
     }
-    super.channelWritabilityChanged(ctx);
+    if (stallTimer == null) {
+      stallTimer = ctx.executor().schedule(this::checkStall, writeNanos, TimeUnit.NANOSECONDS);
+    }
+    ctx.write(msg, p);
+    p.addListener(
+        f -> {
+          pendingWrites--;
+          lastWriteProgress = System.nanoTime();
+        });
   }
 
   /** A whole request has arrived; the clocks stop until the response is out. */
   void busy() {
     cancelTimer();
     state = State.BUSY;
-    if (!ctx.channel().isWritable()) {
-      timer = ctx.executor().schedule(this::writeStalled, writeNanos, TimeUnit.NANOSECONDS);
-    }
   }
 
   /** The response is written and nothing is queued: wait for the next request, or close. */
@@ -183,6 +208,30 @@ final class ConnectionGuard extends ChannelDuplexHandler {
       return;
     }
     arm(State.IDLE, idleNanos);
+  }
+
+  /**
+   * Ends the connection after its last response has been written: half-close, drain what the client
+   * still sends, close on its end-of-stream or after {@code requestTimeout}.
+   */
+  void closeGracefully() {
+    if (state == State.CLOSING) {
+      return;
+    }
+    Channel ch = ctx.channel();
+    if (!(ch instanceof DuplexChannel d) || !ch.isActive()) {
+      ctx.close();
+      return;
+    }
+    arm(State.CLOSING, requestNanos); // closes when it expires
+    ch.config().setAutoRead(true);
+    d.shutdownOutput()
+        .addListener(
+            f -> {
+              if (!f.isSuccess()) {
+                ctx.close();
+              }
+            });
   }
 
   /** True once shutdown began: responses should say {@code Connection: close}. */
@@ -207,6 +256,12 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     if (state != s || !ctx.channel().isActive()) {
       return;
     }
+    if (s == State.CLOSING || s == State.IDLE) {
+      // After the last answer the client kept the connection (or kept sending); or a kept-alive
+      // connection was not used again. Neither is a fault: closed without counting.
+      ctx.close();
+      return;
+    }
     connections.timedOut.increment();
     if (s == State.RECEIVING) {
       writeRaw(
@@ -214,16 +269,22 @@ final class ConnectionGuard extends ChannelDuplexHandler {
           408,
           "Request Timeout",
           "request not received within " + Duration.ofNanos(requestNanos).toMillis() + " ms");
-    } else {
-      ctx.close();
     }
   }
 
-  private void writeStalled() {
-    timer = null;
-    if (state == State.BUSY && !ctx.channel().isWritable()) {
+  /** Closes the connection if bytes have waited {@code writeTimeout} with no write completing. */
+  private void checkStall() {
+    stallTimer = null;
+    if (pendingWrites == 0 || !ctx.channel().isActive()) {
+      return;
+    }
+    long waited = System.nanoTime() - lastWriteProgress;
+    if (waited >= writeNanos) {
       connections.timedOut.increment();
       ctx.close(); // the client stopped reading; its response cannot be finished
+    } else {
+      stallTimer =
+          ctx.executor().schedule(this::checkStall, writeNanos - waited, TimeUnit.NANOSECONDS);
     }
   }
 

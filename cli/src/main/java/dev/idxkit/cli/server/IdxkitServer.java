@@ -5,12 +5,14 @@ import dev.idxkit.core.IdxkitIOException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -143,8 +145,9 @@ public final class IdxkitServer implements AutoCloseable {
                     ch.pipeline()
                         .addLast("guard", guard)
                         .addLast("codec", new HttpServerCodec(decoder))
-                        .addLast("gate", new RequestGate(config.token(), config.writable()))
-                        .addLast("aggregator", new HttpObjectAggregator(maxBody, true))
+                        .addLast(
+                            "gate", new RequestGate(config.token(), config.writable(), maxBody))
+                        .addLast("aggregator", new Aggregator(maxBody))
                         .addLast("api", new RequestHandler(api, guard));
                   }
                 });
@@ -187,6 +190,16 @@ public final class IdxkitServer implements AutoCloseable {
 
   public ServerConfig config() {
     return config;
+  }
+
+  /** Connections open now (admitted ones; a refused connection is not counted). */
+  public int openConnections() {
+    return connections.open.get();
+  }
+
+  /** Connections closed because a client was too slow: request deadline, idle, stalled write. */
+  public long connectionsTimedOut() {
+    return connections.timedOut.sum();
   }
 
   /** Requests answered so far. */
@@ -254,6 +267,26 @@ public final class IdxkitServer implements AutoCloseable {
       return true;
     } catch (InterruptedException e) {
       return false;
+    }
+  }
+
+  /**
+   * Netty's aggregator, except that a chunked body growing past the limit is answered in turn by
+   * the request handler (a 413 that closes the connection) rather than by the aggregator itself,
+   * out of order and unseen by the metrics. A body announced too large never gets here: the gate
+   * refuses it from its Content-Length.
+   */
+  private static final class Aggregator extends HttpObjectAggregator {
+    private final int maxBody;
+
+    Aggregator(int maxBody) {
+      super(maxBody, true);
+      this.maxBody = maxBody;
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+      ctx.fireChannelRead(RequestGate.tooLarge(maxBody, "chunked request body"));
     }
   }
 

@@ -150,8 +150,9 @@ final class ProgressPage {
       tr.done .fill { background: #3a9d5d; }
       tr.failed .fill { background: #c0392b; }
       tr.pending { color: #8a939c; }
-      .state.running { color: #2f7ed8; } .state.done { color: #3a9d5d; }
-      .state.failed { color: #c0392b; }
+      .state.running, tr.running td.state { color: #2f7ed8; }
+      .state.done, tr.done td.state { color: #3a9d5d; }
+      .state.failed, tr.failed td.state { color: #c0392b; }
       .muted { color: #8a939c; font-size: .85rem; }
       #warnings li { color: #a35d00; }
       """;

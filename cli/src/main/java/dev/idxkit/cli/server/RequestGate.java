@@ -13,8 +13,9 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * Refuses a request from its headers alone, before its body is read into memory: a missing or wrong
- * bearer token (401), a method the server has no use for (405), a write to a read-only server
- * (403). Sits between the HTTP decoder and the body aggregator.
+ * bearer token (401), a method the server has no use for (405), a body announced larger than the
+ * limit (413), a write to a read-only server (403). Sits between the HTTP decoder and the body
+ * aggregator.
  *
  * <p>A refused request does not get its answer here: the gate swallows the request and its body
  * chunks and passes a {@link Refusal} down the pipeline in the request's place, so the request
@@ -35,11 +36,23 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
 
   private final BearerToken token;
   private final boolean writable;
+  private final long maxBody;
   private boolean discarding;
 
-  RequestGate(BearerToken token, boolean writable) {
+  RequestGate(BearerToken token, boolean writable, long maxBody) {
     this.token = token;
     this.writable = writable;
+    this.maxBody = maxBody;
+  }
+
+  /** The 413 for a body over the limit, also what the aggregator reports for chunked bodies. */
+  static Refusal tooLarge(long maxBody, String what) {
+    return new Refusal(
+        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+        what + " (expected: at most " + maxBody + " bytes; see --max-body)",
+        false,
+        null,
+        false);
   }
 
   @Override
@@ -81,6 +94,10 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
           keepAlive,
           ALLOWED_METHODS,
           false);
+    }
+    long length = HttpUtil.getContentLength(req, -1L);
+    if (length > maxBody) {
+      return tooLarge(maxBody, "request body of " + length + " bytes");
     }
     if (m.equals(HttpMethod.POST) && !writable) {
       return new Refusal(

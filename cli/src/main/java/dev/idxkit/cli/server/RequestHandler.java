@@ -2,6 +2,7 @@ package dev.idxkit.cli.server;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.ReferenceCountUtil;
@@ -77,7 +78,7 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     current = null;
     if (!keepOpen || !ctx.channel().isActive()) {
       dropQueued();
-      ctx.close();
+      guard.closeGracefully();
       return;
     }
     next();
@@ -107,8 +108,9 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    if (!(cause instanceof IOException)) {
-      // A reset or broken pipe is the client leaving; anything else is worth a line.
+    if (!(cause instanceof IOException) && !(cause instanceof PrematureChannelClosureException)) {
+      // A reset, a broken pipe or a request cut off is the client leaving; anything else is worth
+      // a line.
       api.log().line("connection " + ctx.channel().remoteAddress() + " closed after " + cause);
     }
     ctx.close();
