@@ -18,6 +18,7 @@ import dev.idxkit.core.txn.Store;
  * idxkit_http_streams_aborted_total          counter
  * idxkit_http_connections_open               gauge
  * idxkit_http_connections_total              counter    outcome (accepted, rejected, timed_out)
+ *                                                       (idle keep-alive closes are not counted)
  * idxkit_db_pages_read_total                 counter    area   (reads through the area's mapping)
  * idxkit_db_pages_written_total              counter    area
  * idxkit_db_wal_bytes                        gauge
@@ -47,7 +48,8 @@ final class MetricsText {
     w.family(
         "idxkit_http_connections_total",
         "counter",
-        "Connections accepted; refused at the connection limit; closed for a timeout.");
+        "Connections accepted; refused at the connection limit or during shutdown; closed because"
+            + " a request did not arrive in time or a response could not be written.");
     w.sample("idxkit_http_connections_total", c.accepted.sum(), "outcome", "accepted");
     w.sample("idxkit_http_connections_total", c.rejected.sum(), "outcome", "rejected");
     w.sample("idxkit_http_connections_total", c.timedOut.sum(), "outcome", "timed_out");

@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
  * histogram per endpoint, rows streamed and inserted. Recording is lock-free ({@link LongAdder}s,
  * one map lookup per request); {@link #appendTo} renders the Prometheus families.
  *
- * <p>Latency runs from the moment a whole request has arrived to the moment its response (the last
+ * <p>Latency runs from the moment the server starts on a whole request (at once, or when the
+ * request before it on the same connection has been answered) to the moment its response (the last
  * chunk of a stream) has been handed to the socket: queueing for a read thread is included, the
  * client's network is not. Buckets are fixed (0.1 ms to 10 s), so the histogram costs one array of
  * counters per endpoint.
@@ -105,7 +106,7 @@ final class ServerMetrics {
     w.family(
         "idxkit_http_request_duration_seconds",
         "histogram",
-        "Time from a whole request received to its whole response written, by endpoint.");
+        "Time from starting on a request to its whole response written, by endpoint.");
     for (Endpoint ep : Endpoint.values()) {
       Latency l = latency[ep.ordinal()];
       long count = l.count.sum();
