@@ -67,14 +67,13 @@ class ServeJarIT {
 
   @Test
   void sigtermFinishesTheInFlightScanAndClosesTheDatabaseCleanly() throws Exception {
-    Process help = new ProcessBuilder(command("serve", "--help")).redirectErrorStream(true).start();
+    Process help = new ProcessBuilder(command("--help")).redirectErrorStream(true).start();
     String helpText = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(help.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
     Assumptions.assumeTrue(
-        help.exitValue() == 0,
+        helpText.lines().anyMatch(l -> l.strip().startsWith("serve ")),
         "skipped: the packaged jar has no 'serve' command yet; Main must list ServeCommand (the"
-            + " lead registers it at merge). It said: "
-            + helpText.lines().findFirst().orElse(""));
+            + " lead registers it at merge)");
 
     Path dir = work.resolve("item.db");
     ItemDb.create(dir);
