@@ -347,6 +347,39 @@ class ServerApiTest {
   }
 
   @Test
+  void aServerReportingOnlyAJobHasNoTables() throws Exception {
+    dev.idxkit.cli.server.JobProgress job = dev.idxkit.cli.server.JobProgress.start("load kv.db");
+    job.plan(List.of("read", "index"));
+    try (IdxkitServer progress =
+        IdxkitServer.start(
+            ServerConfig.defaults().withListen("127.0.0.1", 0), null, job, log::add)) {
+      HttpResponse<String> tables =
+          http.send(
+              HttpRequest.newBuilder(URI.create(progress.url() + "v1/tables")).build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertError(tables, 404, "this server serves no database: it reports the progress of a job");
+      JsonNode s =
+          json.readTree(
+              http.send(
+                      HttpRequest.newBuilder(URI.create(progress.url() + "v1/status")).build(),
+                      HttpResponse.BodyHandlers.ofString())
+                  .body());
+      assertThat(s.get("database").isNull()).isTrue();
+      assertThat(s.get("job").get("phases"))
+          .extracting(p -> p.get("name").asText())
+          .containsExactly("read", "index");
+      String page =
+          http.send(
+                  HttpRequest.newBuilder(URI.create(progress.url())).build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      assertThat(page)
+          .contains("<title>idxkit load kv.db</title>")
+          .contains("<td class=\"phase\">index</td>");
+    }
+  }
+
+  @Test
   void withATokenEveryRequestNeedsIt() throws Exception {
     for (String path : List.of("", "v1/tables", "metrics", "v1/status", "nope")) {
       HttpResponse<String> none =

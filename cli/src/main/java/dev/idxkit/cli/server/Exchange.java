@@ -105,6 +105,11 @@ final class Exchange {
 
   /** Answers with the status and message an exception stands for; logs what is not the client's. */
   void fail(Throwable t) {
+    if (answered.get()) {
+      // Too late for a status: the head went out. Cut the response short so the client knows.
+      abort(t.getClass().getSimpleName() + ": " + t.getMessage());
+      return;
+    }
     if (t instanceof HttpError e) {
       sendError(e.status(), e.getMessage(), e.allow(), false);
       return;

@@ -168,6 +168,22 @@ class ServeCommandTest {
   }
 
   @Test
+  void aPortInUseIsAFailureNamingTheAddress() throws Exception {
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      int port = taken.getLocalPort();
+      Running s = new Running("serve", db.toString(), "--port", Integer.toString(port));
+      assertThat(s.startupLine).isNull();
+      assertThat(s.exit.get(60, TimeUnit.SECONDS)).isEqualTo(1);
+      assertThat(s.errText.toString())
+          .contains("idxkit: cannot listen on 127.0.0.1:" + port + " (");
+    }
+    try (Database d = Database.open(db)) { // closed again after the failed start
+      assertThat(d.table("item").rowCount()).isEqualTo(ItemDb.ROWS);
+    }
+  }
+
+  @Test
   void badOptionsAreBadInput() throws Exception {
     Running port = new Running("serve", db.toString(), "--port", "70000");
     assertThat(port.startupLine).isNull();
