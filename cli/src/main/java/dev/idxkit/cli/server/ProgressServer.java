@@ -2,6 +2,9 @@ package dev.idxkit.cli.server;
 
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The read-only server a long job starts beside itself ({@code idxkit idxbuild ... --http :PORT},
@@ -70,6 +73,13 @@ public final class ProgressServer {
   public static IdxkitServer start(Listen listen, JobProgress job, Database db, ServerLog log) {
     ServerConfig c = ServerConfig.defaults().withListen(listen.bind(), listen.port());
     return IdxkitServer.start(c, db, job, log);
+  }
+
+  /** As {@link #start(Listen, JobProgress, Database, ServerLog)}, logging to standard error. */
+  public static IdxkitServer start(String bind, int port, JobProgress job, Database db) {
+    PrintWriter err =
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    return start(new Listen(bind, port), job, db, ServerLog.to(err));
   }
 
   /** As {@link #start(Listen, JobProgress, Database, ServerLog)} with host and port apart. */
