@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import net.openhft.chronicle.bytes.MappedBytesStore;
 import net.openhft.chronicle.bytes.MappedFile;
 import net.openhft.chronicle.core.io.ReferenceOwner;
@@ -39,6 +40,10 @@ public final class PageFile implements AutoCloseable {
   private final AtomicLong length;
   private volatile MappedBytesStore[] chunks = new MappedBytesStore[0];
   private volatile long[] verified = new long[0];
+  // Read-only counters for monitoring (the server's /metrics); LongAdder keeps concurrent readers
+  // from contending on one cache line.
+  private final LongAdder pagesRead = new LongAdder();
+  private final LongAdder pagesWritten = new LongAdder();
   private boolean closed;
 
   private PageFile(Path path, int pageSize, FileChannel channel, MappedFile mapped)
@@ -90,6 +95,7 @@ public final class PageFile implements AutoCloseable {
 
   /** The page, checksum-verified on its first read since open. */
   public Page read(long pageNo) {
+    pagesRead.increment();
     Page p = view(pageNo);
     if (!isVerified(pageNo)) {
       verify(p, pageNo);
@@ -153,9 +159,23 @@ public final class PageFile implements AutoCloseable {
       throw new IdxkitIOException("write of page " + pageNo + " to " + path + " failed", e);
     }
     length.accumulateAndGet(pos + bytes, Math::max);
+    pagesWritten.add(bytes >>> pageShift);
     for (long i = 0, n = bytes >>> pageShift; i < n; i++) {
       markVerified(pageNo + i);
     }
+  }
+
+  /**
+   * Pages {@link #read} has returned since open: accesses through the mapping, whether the OS page
+   * cache or the device served them (a mapped read cannot tell).
+   */
+  public long pagesRead() {
+    return pagesRead.sum();
+  }
+
+  /** Pages {@link #write} has written since open. */
+  public long pagesWritten() {
+    return pagesWritten.sum();
   }
 
   /** Forces written data to the device (fdatasync). */

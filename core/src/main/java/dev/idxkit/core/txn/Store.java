@@ -218,6 +218,21 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /**
+   * Pages read from area {@code area}'s file since open (see {@link PageFile#pagesRead()}); pages
+   * served from committed log images are not counted. 0 for an area that does not exist.
+   */
+  public long pagesRead(int area) {
+    PageFile[] a = areas;
+    return area >= 0 && area < a.length && a[area] != null ? a[area].pagesRead() : 0;
+  }
+
+  /** Pages written to area {@code area}'s file since open; 0 for an area that does not exist. */
+  public long pagesWritten(int area) {
+    PageFile[] a = areas;
+    return area >= 0 && area < a.length && a[area] != null ? a[area].pagesWritten() : 0;
+  }
+
   /** Free pages per area as of the last commit, publish or checkpoint. */
   public long freePages(int area) {
     long[] c = freeCounts;

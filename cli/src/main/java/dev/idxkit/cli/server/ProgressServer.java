@@ -1,0 +1,90 @@
+package dev.idxkit.cli.server;
+
+import dev.idxkit.core.Database;
+import dev.idxkit.core.InvalidInputException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The read-only server a long job starts beside itself ({@code idxkit idxbuild ... --http :PORT},
+ * later {@code idxkit load ... --http :PORT}): {@code GET /} shows the job's phases, {@code GET
+ * /v1/status} gives them as JSON, {@code /metrics} adds job gauges, and if a database is given the
+ * read endpoints serve it too (readers see the published state; the job's unpublished pages are
+ * invisible to them).
+ *
+ * <p>Wiring it into a command:
+ *
+ * <pre>{@code
+ * JobProgress job = JobProgress.start("idxbuild " + db);
+ * try (Database d = Database.open(db);
+ *     IdxkitServer http = http == null ? null
+ *         : ProgressServer.start(ProgressServer.parseListen(http), job, d, ServerLog.to(err()))) {
+ *   if (http != null) err().println("idxkit: progress at " + http.url());
+ *   RebuildListener listener = new RebuildProgress(job, commandListener);
+ *   try {
+ *     report = new IndexRebuild(d, options, srtChoice, listener).run();
+ *   } catch (RuntimeException e) {
+ *     job.failed(e.getMessage());
+ *     throw e;
+ *   }
+ * }
+ * }</pre>
+ */
+public final class ProgressServer {
+  private ProgressServer() {}
+
+  /** A bind host and a port, as {@code --http} takes them. */
+  public record Listen(String bind, int port) {}
+
+  /**
+   * Parses {@code --http}'s value: {@code :PORT} (loopback), {@code HOST:PORT}, {@code
+   * [IPv6]:PORT}, or a bare {@code PORT}. Port 0 picks a free port.
+   */
+  public static Listen parseListen(String text) {
+    String t = text == null ? "" : text.strip();
+    int colon = t.lastIndexOf(':');
+    String host = colon < 0 ? "" : t.substring(0, colon);
+    String port = colon < 0 ? t : t.substring(colon + 1);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    if (host.isEmpty()) {
+      host = ServerConfig.DEFAULT_BIND;
+    }
+    try {
+      int p = Integer.parseInt(port);
+      if (p >= 0 && p <= 65_535) {
+        return new Listen(host, p);
+      }
+    } catch (NumberFormatException e) {
+      // reported below with the expected forms
+    }
+    throw new InvalidInputException(
+        "--http : '" + text + "' (expected: :PORT, HOST:PORT or PORT, with PORT 0..65535)");
+  }
+
+  /**
+   * Starts a read-only server with the default limits on {@code listen}.
+   *
+   * @param job the job to show
+   * @param db the database to serve read-only beside it, or null for the progress endpoints only
+   */
+  public static IdxkitServer start(Listen listen, JobProgress job, Database db, ServerLog log) {
+    ServerConfig c = ServerConfig.defaults().withListen(listen.bind(), listen.port());
+    return IdxkitServer.start(c, db, job, log);
+  }
+
+  /** As {@link #start(Listen, JobProgress, Database, ServerLog)}, logging to standard error. */
+  public static IdxkitServer start(String bind, int port, JobProgress job, Database db) {
+    PrintWriter err =
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    return start(new Listen(bind, port), job, db, ServerLog.to(err));
+  }
+
+  /** As {@link #start(Listen, JobProgress, Database, ServerLog)} with host and port apart. */
+  public static IdxkitServer start(
+      String bind, int port, JobProgress job, Database db, ServerLog log) {
+    return start(new Listen(bind, port), job, db, log);
+  }
+}
