@@ -10,6 +10,7 @@ import dev.idxkit.cli.commands.IdxbuildCommand;
 import dev.idxkit.cli.commands.InfoCommand;
 import dev.idxkit.cli.commands.LoadCommand;
 import dev.idxkit.cli.commands.ScanCommand;
+import dev.idxkit.cli.commands.ServeCommand;
 import java.io.Console;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -61,6 +62,7 @@ import picocli.CommandLine.Spec;
       GetCommand.class,
       ScanCommand.class,
       DumpCommand.class,
+      ServeCommand.class,
       AutoComplete.GenerateCompletion.class
     },
     footer = {

@@ -119,6 +119,24 @@ class CliIdxbuildIT {
   }
 
   @Test
+  void servesAProgressPageWhenAsked(@TempDir Path cwd) throws Exception {
+    Cli.Result r =
+        Cli.run(
+            cwd,
+            "idxbuild",
+            db.toString(),
+            "--table",
+            "orders",
+            "--http",
+            "127.0.0.1:0",
+            "--progress",
+            "none");
+    assertThat(r.exit()).as(r.toString()).isZero();
+    assertThat(r.err()).containsPattern("idxkit: progress at http://127\\.0\\.0\\.1:\\d+/");
+    assertThat(r.out()).contains("rebuilt 3 indexes");
+  }
+
+  @Test
   @EnabledOnOs(OS.LINUX)
   void showsABarOnATerminal(@TempDir Path cwd) throws Exception {
     // script(1) gives the command a pseudo-terminal and records what it draws.

@@ -5,6 +5,11 @@ import dev.idxkit.cli.ExitCodes;
 import dev.idxkit.cli.ProgressOptions;
 import dev.idxkit.cli.Session;
 import dev.idxkit.cli.progress.Progress;
+import dev.idxkit.cli.server.IdxkitServer;
+import dev.idxkit.cli.server.JobProgress;
+import dev.idxkit.cli.server.ProgressServer;
+import dev.idxkit.cli.server.RebuildProgress;
+import dev.idxkit.cli.server.ServerLog;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.idxbuild.IndexRebuild;
@@ -149,6 +154,13 @@ public final class IdxbuildCommand extends DbCommand {
   @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON.")
   Path json;
 
+  @Option(
+      names = "--http",
+      paramLabel = "[BIND]:PORT",
+      description =
+          "Serve a progress page (and read-only lookups) while the rebuild runs, e.g. :7070.")
+  String http;
+
   @Mixin ProgressOptions progressOptions;
 
   IdxbuildCommand(Session session) {
@@ -175,7 +187,17 @@ public final class IdxbuildCommand extends DbCommand {
             .withLeafFill(fill);
     session.guard().state("database " + db + " unchanged (nothing rebuilt yet)", false);
     IdxbuildOutput output = new IdxbuildOutput(out(), db, rusage);
-    try (Database d = Database.open(db)) {
+    JobProgress job = JobProgress.start("idxbuild " + db);
+    try (Database d = Database.open(db);
+        IdxkitServer server =
+            http == null
+                ? null
+                : ProgressServer.start(
+                    ProgressServer.parseListen(http), job, d, ServerLog.to(err()))) {
+      if (server != null) {
+        err().println("idxkit: progress at " + server.url());
+        err().flush();
+      }
       checkNames(d);
       if (planOnly) {
         output.plan(
@@ -195,7 +217,14 @@ public final class IdxbuildCommand extends DbCommand {
                     session
                         .guard()
                         .state("database " + db + " has the rebuilt indexes (published)", false));
-        report = new IndexRebuild(d, options, choice.description(), listener).run();
+        try {
+          report =
+              new IndexRebuild(d, options, choice.description(), new RebuildProgress(job, listener))
+                  .run();
+        } catch (RuntimeException e) {
+          job.failed(e.getMessage());
+          throw e;
+        }
       }
       output.report(report);
       if (json != null) {

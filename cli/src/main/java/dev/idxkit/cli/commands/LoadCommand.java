@@ -5,6 +5,11 @@ import dev.idxkit.cli.ExitCodes;
 import dev.idxkit.cli.ProgressOptions;
 import dev.idxkit.cli.Session;
 import dev.idxkit.cli.progress.Progress;
+import dev.idxkit.cli.server.IdxkitServer;
+import dev.idxkit.cli.server.JobProgress;
+import dev.idxkit.cli.server.LoadJobProgress;
+import dev.idxkit.cli.server.ProgressServer;
+import dev.idxkit.cli.server.ServerLog;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.idxbuild.RebuildOptions;
@@ -148,6 +153,13 @@ public final class LoadCommand extends DbCommand {
   @Option(names = "-T", paramLabel = "DIR", description = "Sort directory when there is no .srt.")
   Path tempDir;
 
+  @Option(
+      names = "--http",
+      paramLabel = "[BIND]:PORT",
+      description =
+          "Serve a progress page (and read-only lookups) while the load runs, e.g. :7070.")
+  String http;
+
   @Mixin ProgressOptions progressOptions;
 
   LoadCommand(Session session) {
@@ -188,11 +200,27 @@ public final class LoadCommand extends DbCommand {
             "database " + db + " keeps the rows of the last checkpoint; resume with --resume",
             false);
     LoadReport report;
+    String unit = in.positionsAreBytes() ? "bytes" : "rows";
+    JobProgress job = JobProgress.start("load " + target + " into " + db);
     try (Database d = Database.open(db);
+        IdxkitServer server =
+            http == null
+                ? null
+                : ProgressServer.start(
+                    ProgressServer.parseListen(http), job, d, ServerLog.to(err()));
         Progress p = session.progress(progressOptions.mode(), err())) {
+      if (server != null) {
+        err().println("idxkit: progress at " + server.url());
+        err().flush();
+      }
       table(d, target);
       Loader loader = new Loader(d, options, new RebuildIndexBuild(rebuild, choice.description()));
-      report = loader.run(new Listener(p, in.positionsAreBytes() ? "bytes" : "rows"));
+      try {
+        report = loader.run(new LoadJobProgress(job, new Listener(p, unit), unit));
+      } catch (RuntimeException e) {
+        job.failed(e.getMessage());
+        throw e;
+      }
     }
     for (String line : report.summaryLines()) {
       out().println(line);
