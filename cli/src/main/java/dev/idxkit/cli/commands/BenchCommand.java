@@ -393,11 +393,30 @@ public final class BenchCommand implements Callable<Integer> {
       return code;
     } catch (InterruptedException ie) {
       stop(p);
+      // What the child said while stopping ("cancelled with a checkpoint; --resume ...") is the
+      // most useful output of an interrupted run: let it through. Its pipes close when it exits;
+      // the bound only covers a grandchild that inherited them.
+      drain(o);
+      drain(r);
       session.guard().check(); // Ctrl-C: unwind as every command does, exit 130
       throw ie;
     } finally {
       if (p.isAlive()) {
         p.destroyForcibly();
+      }
+    }
+  }
+
+  /** Waits up to {@link #STOP_GRACE_SECONDS} for a pump to reach the end of its pipe. */
+  private static void drain(Thread pump) {
+    boolean interrupted = Thread.interrupted();
+    try {
+      pump.join(TimeUnit.SECONDS.toMillis(STOP_GRACE_SECONDS));
+    } catch (InterruptedException e) {
+      interrupted = true;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
   }

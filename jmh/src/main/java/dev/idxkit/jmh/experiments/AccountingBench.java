@@ -86,8 +86,7 @@ public final class AccountingBench {
         .option("--clustered", "PERCENT", "30", "share of objects whose bitfiles came in a burst")
         .option("--readers", "LIST", "1,2,4", "reader counts to run the pass with")
         .option("--checkpoint", "LOOKUPS", "100000", "lookups between checkpoints")
-        .option(
-            "--warmup", "OBJECTS", "20000", "objects per phase read unrecorded before measuring")
+        .option("--warmup", "MS", "2000", "per phase, reading unrecorded before measuring")
         .option("--seed", "N", "20261121", "seed of the data set (same seed: same rows)")
         .option("--work", "DIR", defaultWork().toString(), "database and sort space")
         .option(
@@ -125,7 +124,7 @@ public final class AccountingBench {
           new AccountingData(objects, objects * percent / 100, seed),
           a.integers("--readers", 1, 64).stream().mapToInt(Integer::intValue).toArray(),
           a.count("--checkpoint", 1, Long.MAX_VALUE),
-          a.count("--warmup", 0, Long.MAX_VALUE),
+          a.count("--warmup", 0, 3_600_000),
           a.integer("--threads", 1, LoadOptions.MAX_PARSE_THREADS),
           a.flag("--resume"),
           a.flag("--keep"),
@@ -221,7 +220,7 @@ public final class AccountingBench {
             .parameter("seed", data.seed)
             .parameter("readers", Arrays.toString(o.readers()))
             .parameter("checkpoint_lookups", o.checkpoint())
-            .parameter("warmup_objects_per_phase", o.warmup())
+            .parameter("warmup_millis_per_phase", o.warmup())
             .parameter("work", o.work().toString())
             .note("lookup: bitfiles_pk.get(uuid) through the public Index API, heap row included")
             .note(
@@ -392,7 +391,7 @@ public final class AccountingBench {
         // One line per checkpoint: the position a kill from here on resumes at.
         System.out.printf(
             Locale.ROOT,
-            "accounting: checkpoint: %d readers, %s phase, %,d lookups into the phase%n",
+            "accounting: checkpoint: readers=%d, %s phase, %,d lookups into the phase%n",
             s.readers[s.config],
             AccountingPass.PHASES[s.phase],
             s.lookups);

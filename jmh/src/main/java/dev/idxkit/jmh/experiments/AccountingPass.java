@@ -30,8 +30,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  *   <li>Phase "clustered" (objects {@code 0 .. clustered - 1}): their bitfiles were made in a
  *       burst, so the lookups walk neighbouring keys. Phase "random" (the rest): lookups in an
  *       order unrelated to the key.
- *   <li>Before the first measurement (after a resume too), {@code warmupObjects} objects of each
- *       phase are read once, unrecorded, so the first configuration does not pay for compiling.
+ *   <li>Before the first measurement (after a resume too), each phase is read unrecorded for {@code
+ *       warmupMillis}, so the first configuration does not pay for compiling.
  *   <li>A phase's id range is cut into one contiguous slice per reader. Each reader (on the
  *       executor passed in) scans its slice with {@code objects_pk} range scans of {@link #BLOCK}
  *       ids, tallies into a tally of its own per block, and hands (slice, position, tally) to the
@@ -83,7 +83,7 @@ final class AccountingPass {
   private final AccountingData data;
   private final int[] readers;
   private final long checkpointLookups;
-  private final long warmupObjects;
+  private final long warmupMillis;
   private final ExecutorService pool;
   private final Listener listener;
   private volatile boolean cancelled;
@@ -93,14 +93,14 @@ final class AccountingPass {
       AccountingData data,
       int[] readers,
       long checkpointLookups,
-      long warmupObjects,
+      long warmupMillis,
       ExecutorService pool,
       Listener listener) {
     this.db = db;
     this.data = data;
     this.readers = readers.clone();
     this.checkpointLookups = checkpointLookups;
-    this.warmupObjects = warmupObjects;
+    this.warmupMillis = warmupMillis;
     this.pool = pool;
     this.listener = listener;
   }
@@ -182,9 +182,10 @@ final class AccountingPass {
   }
 
   /**
-   * Reads the first {@code warmupObjects} objects of each phase once, unrecorded, on the calling
-   * thread, so that the first configuration measured does not also pay for the JIT compiling the
-   * read path (on a small data set that made 1 reader look several times slower than it is).
+   * Reads each phase's objects from its start, unrecorded, on the calling thread for {@code
+   * warmupMillis} (wrapping around a short phase), so that the first configuration measured does
+   * not also pay for the JIT compiling the read path. A time rather than a count: on a loaded
+   * machine the compiler threads get little CPU, and a fixed count measured them instead.
    */
   private void warmUp() {
     BlockingQueue<Block> discard = new LinkedBlockingQueue<>();
@@ -193,8 +194,13 @@ final class AccountingPass {
     for (int phase = 0; phase < PHASES.length && !cancelled; phase++) {
       long lo = phase == 0 ? 0 : data.clustered;
       long hi = phase == 0 ? data.clustered : data.objects;
-      read(0, lo, Math.min(hi, lo + warmupObjects), objects, bitfiles, discard);
-      discard.clear();
+      long deadline = System.nanoTime() + warmupMillis * 1_000_000L;
+      for (long pos = lo; hi > lo && System.nanoTime() < deadline && !cancelled; ) {
+        long end = Math.min(hi, pos + BLOCK);
+        read(0, pos, end, objects, bitfiles, discard);
+        discard.clear();
+        pos = end == hi ? lo : end;
+      }
     }
   }
 

@@ -33,7 +33,9 @@ class AccountingKillTest {
     "--checkpoint",
     "1500",
     "--readers",
-    "1,2"
+    "1,2",
+    "--warmup",
+    "0"
   };
 
   @TempDir Path tmp;

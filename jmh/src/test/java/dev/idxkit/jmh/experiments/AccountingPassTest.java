@@ -65,7 +65,7 @@ class AccountingPassTest {
     try (Database db = build()) {
       AccountingPass.Result r =
           new AccountingPass(
-                  db, DATA, new int[] {1, 2}, 1000, 500, pool, AccountingPass.Listener.NONE)
+                  db, DATA, new int[] {1, 2}, 1000, 100, pool, AccountingPass.Listener.NONE)
               .run(false);
       assertThat(r.outcome()).isEqualTo(Outcome.COMPLETED);
       assertThat(r.tally()).isEqualTo(expected);
