@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import net.openhft.chronicle.bytes.MappedBytesStore;
 import net.openhft.chronicle.bytes.MappedFile;
+import net.openhft.chronicle.core.io.BackgroundResourceReleaser;
 import net.openhft.chronicle.core.io.ReferenceOwner;
 
 /**
@@ -171,6 +172,9 @@ abstract class IoReader implements AutoCloseable {
         }
       }
       mapped.releaseLast();
+      // Chronicle unmaps on a background thread; wait for it, or the pages stay mapped and the
+      // next eviction leaves them in memory (seen: 340 MB resident before the next point).
+      BackgroundResourceReleaser.releasePendingResources();
     }
   }
 
