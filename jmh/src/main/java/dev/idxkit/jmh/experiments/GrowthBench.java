@@ -26,7 +26,8 @@ import java.util.SplittableRandom;
  *       ProcessTimes}) and reading the store's file size after.
  *   <li>The same rows into SQLite in the same process, same batches (unless {@code --no-sqlite}).
  *   <li>Write {@code growth.csv/json} and the charts {@code growth.png} (seconds per run) and
- *       {@code growth-size.png} (file size), so an interrupted run keeps its figures.
+ *       {@code growth-size.png} (table and index files, log excluded), so an interrupted run keeps
+ *       its figures.
  * </ol>
  *
  * Runs alternate between the stores so that both see the same machine conditions. At the end it
@@ -93,6 +94,7 @@ public final class GrowthBench {
                 "user_seconds",
                 "system_seconds",
                 "file_bytes",
+                "data_bytes",
                 "inserts_per_s")
             .parameter("runs", runs)
             .parameter("per_run", perRun)
@@ -113,7 +115,7 @@ public final class GrowthBench {
         }
         System.out.printf(
             Locale.ROOT,
-            "%-7s %4s %12s %9s %9s %9s %12s %10s%n",
+            "%-7s %4s %12s %9s %9s %9s %10s %10s %10s%n",
             "store",
             "run",
             "rows",
@@ -121,6 +123,7 @@ public final class GrowthBench {
             "user s",
             "sys s",
             "file MiB",
+            "data MiB",
             "rows/s");
         SplittableRandom seeds = new SplittableRandom(seed);
         for (int run = 1; run <= runs; run++) {
@@ -134,6 +137,7 @@ public final class GrowthBench {
             s.insert(from, keys, pads, batch);
             double[] t = ProcessTimes.now().secondsSince(t0);
             long bytes = s.fileBytes();
+            long data = s.dataBytes();
             r.row(
                 s.name(),
                 run,
@@ -142,10 +146,11 @@ public final class GrowthBench {
                 round(t[1]),
                 round(t[2]),
                 bytes,
+                data,
                 Math.round(perRun / t[0]));
             System.out.printf(
                 Locale.ROOT,
-                "%-7s %4d %,12d %9.2f %9.2f %9.2f %12.1f %,10.0f%n",
+                "%-7s %4d %,12d %9.2f %9.2f %9.2f %10.1f %10.1f %,10.0f%n",
                 s.name(),
                 run,
                 from + perRun,
@@ -153,6 +158,7 @@ public final class GrowthBench {
                 t[1],
                 t[2],
                 bytes / 1048576.0,
+                data / 1048576.0,
                 perRun / t[0]);
           }
           out.write(r);
@@ -169,7 +175,12 @@ public final class GrowthBench {
       out.chart(
           chart(r, stores.size() > 1, "seconds", "Time per run", "seconds per run"), "growth");
       out.chart(
-          chart(r, stores.size() > 1, "file_bytes", "File size after each run", "bytes"),
+          chart(
+              r,
+              stores.size() > 1,
+              "data_bytes",
+              "Table and index files after each run (log excluded)",
+              "bytes"),
           "growth-size");
       out.printFiles(System.out);
     } finally {

@@ -40,6 +40,9 @@ interface GrowthStore extends AutoCloseable {
   /** The bytes the store's files take on disk now (logs included). */
   long fileBytes();
 
+  /** The bytes of its table and index files alone (without the write-ahead log). */
+  long dataBytes();
+
   @Override
   void close() throws Exception;
 
@@ -105,6 +108,17 @@ interface GrowthStore extends AutoCloseable {
     @Override
     public long fileBytes() {
       return directoryBytes(dir);
+    }
+
+    @Override
+    public long dataBytes() {
+      try (Stream<Path> s = Files.list(dir)) {
+        return s.filter(p -> p.getFileName().toString().endsWith(".area"))
+            .mapToLong(GrowthStore::size)
+            .sum();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list " + dir, e);
+      }
     }
 
     @Override
@@ -191,13 +205,14 @@ interface GrowthStore extends AutoCloseable {
       long n = 0;
       for (String suffix : new String[] {"", "-wal", "-shm"}) {
         Path p = Path.of(file + suffix);
-        try {
-          n += Files.exists(p) ? Files.size(p) : 0;
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        n += Files.exists(p) ? size(p) : 0;
       }
       return n;
+    }
+
+    @Override
+    public long dataBytes() {
+      return size(file);
     }
 
     @Override
@@ -212,18 +227,17 @@ interface GrowthStore extends AutoCloseable {
 
   static long directoryBytes(Path dir) {
     try (Stream<Path> s = Files.walk(dir)) {
-      return s.filter(Files::isRegularFile)
-          .mapToLong(
-              p -> {
-                try {
-                  return Files.size(p);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              })
-          .sum();
+      return s.filter(Files::isRegularFile).mapToLong(GrowthStore::size).sum();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot size " + dir, e);
+    }
+  }
+
+  private static long size(Path p) {
+    try {
+      return Files.size(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot size " + p, e);
     }
   }
 }

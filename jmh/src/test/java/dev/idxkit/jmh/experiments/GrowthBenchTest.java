@@ -42,7 +42,7 @@ class GrowthBenchTest {
     List<String> csv = Files.readAllLines(out.resolve("growth.csv"));
     assertThat(csv.get(0))
         .isEqualTo(
-            "store,run,rows_total,seconds,user_seconds,system_seconds,file_bytes,inserts_per_s");
+            "store,run,rows_total,seconds,user_seconds,system_seconds,file_bytes,data_bytes,inserts_per_s");
     assertThat(csv).hasSize(1 + 8);
     for (int run = 1; run <= 4; run++) {
       assertThat(csv.get(2 * run - 1)).startsWith("idxkit," + run + "," + run * 300 + ",");
