@@ -7,6 +7,9 @@ import dev.idxkit.core.txn.CheckpointStats;
 import dev.idxkit.core.txn.Store;
 import dev.idxkit.core.txn.StoreOptions;
 import dev.idxkit.core.txn.StoreTxn;
+import dev.idxkit.jmh.ExperimentArgs;
+import dev.idxkit.jmh.report.ResultWriter;
+import dev.idxkit.jmh.report.Results;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,6 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,34 +34,109 @@ import java.util.concurrent.atomic.AtomicLong;
  * number of bytes is written sequentially to a new file in the same directory with 1 MiB writes and
  * one fsync, and the ratio printed. Target: checkpoint at >= 90% of the sequential figure.
  *
- * <p>Run: {@code idxkit bench durability [--dir D] [--seconds 3] [--mb 256]}, or {@code java -cp
- * jmh/target/benchmarks.jar dev.idxkit.jmh.experiments.DurabilityBench DIR SECONDS MB}.
+ * <p>Run: {@code idxkit bench durability [--dir D] [--seconds 3] [--mb 256] [--out DIR]}, or {@code
+ * java -cp jmh/target/benchmarks.jar dev.idxkit.jmh.experiments.DurabilityBench} with the same
+ * options. The stores go to a new directory under {@code --dir} (default the temp directory),
+ * deleted at the end; the figures to {@code durability-commits.csv/json} and {@code
+ * durability-checkpoint.csv/json} under {@code --out} (default {@code bench-results/durability}).
  */
 public final class DurabilityBench {
   private DurabilityBench() {}
 
-  public static void main(String[] args) throws Exception {
-    Path dir = Path.of(args.length > 0 ? args[0] : "target/bench-durability");
-    int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-    int mb = args.length > 2 ? Integer.parseInt(args[2]) : 256;
-    run(dir, seconds, mb);
+  public static void main(String[] args) {
+    command()
+        .run(
+            args,
+            a ->
+                run(
+                    a.path("--dir"),
+                    a.integer("--seconds", 1, 3600),
+                    a.integer("--mb", 1, 1 << 20),
+                    a.out()));
   }
 
-  public static void run(Path dir, int seconds, int mb) throws Exception {
-    deleteTree(dir);
-    Files.createDirectories(dir);
-    System.out.printf(
-        "durability bench in %s (%d s per commit config, %d MiB checkpoint)%n", dir, seconds, mb);
-    System.out.printf("%-8s %-8s %12s%n", "mode", "writers", "commits/s");
-    for (Durability d : new Durability[] {Durability.SYNC, Durability.ASYNC}) {
-      for (int writers : new int[] {1, 2}) {
-        Path db = dir.resolve("commits-" + d + "-" + writers);
-        double rate = commits(db, d, writers, seconds);
-        System.out.printf("%-8s %-8d %12.0f%n", d.name().toLowerCase(), writers, rate);
-        deleteTree(db);
+  /** The command line: options, defaults and help. */
+  static ExperimentArgs command() {
+    return ExperimentArgs.command(
+            "durability",
+            "Commits/s of 2-page transactions under sync and async with 1 and 2 writers, and a\n"
+                + "checkpoint's flush against a sequential write of the same bytes.")
+        .option("--dir", "DIR", System.getProperty("java.io.tmpdir"), "where the stores are made")
+        .option("--seconds", "S", "3", "seconds per commit configuration")
+        .option("--mb", "MIB", "256", "MiB of pages the checkpoint flushes");
+  }
+
+  /**
+   * Runs the experiment in a new directory under {@code parent} (deleted at the end) and writes the
+   * figures under {@code out}.
+   */
+  public static void run(Path parent, int seconds, int mb, Path out) throws Exception {
+    ResultWriter results = ResultWriter.open("durability", out);
+    System.out.println("durability: " + results.machineAtStart().describe());
+    Results commits =
+        Results.of("durability-commits", "durability", "writers", "seconds", "commits_per_s")
+            .parameter("pages_per_commit", 2)
+            .parameter("table_pages", 1000);
+    Results ckpt =
+        Results.of(
+                "durability-checkpoint",
+                "mib",
+                "log_fsync_seconds",
+                "flush_seconds",
+                "meta_seconds",
+                "flush_mib_per_s",
+                "sequential_seconds",
+                "sequential_mib_per_s",
+                "ratio")
+            .note("target: checkpoint flush >= 0.90 of the sequential write");
+    try (Scratch scratch = Scratch.under(parent, "durability")) {
+      Path dir = scratch.path();
+      System.out.printf(
+          "durability bench in %s (%d s per commit config, %d MiB checkpoint)%n", dir, seconds, mb);
+      System.out.printf("%-8s %-8s %12s%n", "mode", "writers", "commits/s");
+      for (Durability d : new Durability[] {Durability.SYNC, Durability.ASYNC}) {
+        for (int writers : new int[] {1, 2}) {
+          Path db = dir.resolve("commits-" + d + "-" + writers);
+          double rate = commits(db, d, writers, seconds);
+          System.out.printf("%-8s %-8d %12.0f%n", d.name().toLowerCase(), writers, rate);
+          commits.row(d.name().toLowerCase(Locale.ROOT), writers, seconds, Math.round(rate));
+          deleteTree(db);
+        }
       }
+      results.write(commits);
+      CheckpointRun c = checkpoint(dir, mb);
+      ckpt.row(
+          mb,
+          round(c.walSyncSeconds()),
+          round(c.flushSeconds()),
+          round(c.metaSeconds()),
+          round(c.flushMibPerSecond()),
+          round(c.sequentialSeconds()),
+          round(c.sequentialMibPerSecond()),
+          round(c.flushMibPerSecond() / c.sequentialMibPerSecond()));
+      results.write(ckpt);
     }
-    checkpoint(dir, mb);
+    results.printFiles(System.out);
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 1000) / 1000.0;
+  }
+
+  /** What {@link #checkpoint} measured. */
+  record CheckpointRun(
+      long bytes,
+      double walSyncSeconds,
+      double flushSeconds,
+      double metaSeconds,
+      double sequentialSeconds) {
+    double flushMibPerSecond() {
+      return bytes / 1048576.0 / flushSeconds;
+    }
+
+    double sequentialMibPerSecond() {
+      return bytes / 1048576.0 / sequentialSeconds;
+    }
   }
 
   static double commits(Path db, Durability d, int writers, int seconds) throws Exception {
@@ -101,11 +180,12 @@ public final class DurabilityBench {
     }
   }
 
-  static void checkpoint(Path dir, int mb) throws IOException {
+  static CheckpointRun checkpoint(Path dir, int mb) throws IOException {
     Path db = dir.resolve("checkpoint");
     int pageSize = Page.DEFAULT_SIZE;
     long pages = (long) mb * (1 << 20) / pageSize;
     double ckptSeconds;
+    CheckpointStats c;
     StoreOptions opts =
         StoreOptions.defaults().withDurability(Durability.OFF).withCheckpointBytes(1L << 40);
     try (Store s = Store.create(db, opts, Map.of(0, "data"), new byte[0])) {
@@ -118,7 +198,7 @@ public final class DurabilityBench {
         }
       }
       s.checkpoint();
-      CheckpointStats c = s.lastCheckpoint();
+      c = s.lastCheckpoint();
       ckptSeconds = c.flushNanos() / 1e9;
       System.out.printf(
           "checkpoint phases: log fsync %.2f s, flush %.2f s, meta+reset %.3f s%n",
@@ -147,6 +227,8 @@ public final class DurabilityBench {
         "checkpoint flush: %d MiB home in %.2f s = %.0f MiB/s; sequential write: %.2f s = %.0f MiB/s;"
             + " ratio %.2f (target >= 0.90)%n",
         mb, ckptSeconds, ckptMb, seqSeconds, seqMb, ckptMb / seqMb);
+    return new CheckpointRun(
+        bytes, c.walSyncNanos() / 1e9, ckptSeconds, c.metaNanos() / 1e9, seqSeconds);
   }
 
   static void deleteTree(Path p) throws IOException {

@@ -1,0 +1,239 @@
+package dev.idxkit.jmh.experiments;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import net.openhft.chronicle.bytes.MappedBytesStore;
+import net.openhft.chronicle.bytes.MappedFile;
+import net.openhft.chronicle.core.io.BackgroundResourceReleaser;
+import net.openhft.chronicle.core.io.ReferenceOwner;
+
+/**
+ * One way of reading a chunk of the {@code io} experiment's file: through a memory mapping, through
+ * {@code FileChannel.read} into a direct buffer, or through {@code FileChannel.read} with {@code
+ * O_DIRECT} into an aligned buffer. Each reader copies the chunk into memory it owns (as a caller
+ * that wants the bytes would) and checks it is the right data: the file holds its own offsets
+ * ({@link #fill}), so the word at the chunk's start and at every 4 KiB boundary in it must equal
+ * its offset. A reader that returned the wrong bytes fails the experiment instead of reporting a
+ * fast figure.
+ *
+ * <p>Memory: one buffer of the largest chunk (8 MiB by default), allocated once per reader; the
+ * mapping reader maps the file in 64 MiB chunks with an overlap as large as the largest read, so a
+ * read never spans two mappings. {@link #close()} unmaps and closes everything, so the file's pages
+ * can be evicted from the page cache between measurements (mapped pages cannot be).
+ */
+abstract class IoReader implements AutoCloseable {
+  /** The distance between checked words inside a chunk. */
+  static final int CHECK_STRIDE = 4096;
+
+  /** A method of reading, as named in the results. */
+  enum Method {
+    MMAP("mmap"),
+    CHANNEL("channel"),
+    DIRECT("o_direct");
+
+    final String label;
+
+    Method(String label) {
+      this.label = label;
+    }
+  }
+
+  final Path file;
+  final long fileSize;
+
+  IoReader(Path file) throws IOException {
+    this.file = file;
+    this.fileSize = Files.size(file);
+  }
+
+  static IoReader open(Method m, Path file, int maxChunk) throws IOException {
+    return switch (m) {
+      case MMAP -> new Mapped(file, maxChunk);
+      case CHANNEL -> new Channel(file, maxChunk, false);
+      case DIRECT -> new Channel(file, maxChunk, true);
+    };
+  }
+
+  /**
+   * The alignment offsets and sizes must have for this method ({@code O_DIRECT}: the file store's
+   * block size), 1 for none.
+   */
+  abstract int alignment();
+
+  /** Reads {@code length} bytes at {@code offset} and checks them; throws if they are wrong. */
+  abstract void read(long offset, int length) throws IOException;
+
+  @Override
+  public abstract void close();
+
+  /**
+   * Writes {@code size} bytes (a multiple of 8) to {@code file}: every 8-byte big-endian word holds
+   * its own offset. Forced to the device, so that its pages are clean and can be evicted.
+   */
+  static void fill(Path file, long size) throws IOException {
+    if (size % 8 != 0) {
+      throw new IllegalArgumentException("size : " + size + " (expected: a multiple of 8)");
+    }
+    ByteBuffer b = ByteBuffer.allocateDirect(8 << 20).order(ByteOrder.BIG_ENDIAN);
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      for (long off = 0; off < size; ) {
+        b.clear();
+        int n = (int) Math.min(b.capacity(), size - off);
+        for (int i = 0; i < n; i += 8) {
+          b.putLong(i, off + i);
+        }
+        b.limit(n);
+        while (b.hasRemaining()) {
+          off += ch.write(b, off);
+        }
+      }
+      ch.force(true);
+    }
+  }
+
+  /**
+   * Throws unless the word at {@code at} (an offset in the file) read as {@code actual} is right.
+   */
+  final void check(long at, long actual) {
+    if (actual != at) {
+      throw new IllegalStateException(
+          getClass().getSimpleName()
+              + " read "
+              + Long.toHexString(actual)
+              + " at offset "
+              + at
+              + " of "
+              + file
+              + " (expected: "
+              + Long.toHexString(at)
+              + ", the file holds its own offsets)");
+    }
+  }
+
+  /** Reads through Chronicle Bytes mappings, the way the store's {@code PageFile} reads pages. */
+  static final class Mapped extends IoReader {
+    static final long MAP_CHUNK = 64L << 20;
+
+    private final MappedFile mapped;
+    private final ReferenceOwner owner = ReferenceOwner.temporary("IoReader.Mapped");
+    private final MappedBytesStore[] stores;
+    private final byte[] scratch;
+    private boolean closed;
+
+    Mapped(Path file, int maxChunk) throws IOException {
+      super(file);
+      this.mapped = MappedFile.of(file.toFile(), MAP_CHUNK, maxChunk, true);
+      this.stores = new MappedBytesStore[(int) ((fileSize + MAP_CHUNK - 1) / MAP_CHUNK)];
+      this.scratch = new byte[maxChunk];
+    }
+
+    @Override
+    int alignment() {
+      return 1;
+    }
+
+    @Override
+    void read(long offset, int length) throws IOException {
+      int c = (int) (offset / MAP_CHUNK);
+      MappedBytesStore s = stores[c];
+      if (s == null) {
+        s = mapped.acquireByteStore(owner, c * MAP_CHUNK);
+        stores[c] = s;
+      }
+      long n = s.read(offset, scratch, 0, length);
+      if (n != length) {
+        throw new IOException(
+            "mapped read of " + length + " bytes at " + offset + " of " + file + " gave " + n);
+      }
+      ByteBuffer view = ByteBuffer.wrap(scratch, 0, length).order(ByteOrder.BIG_ENDIAN);
+      long first = offset & ~7L;
+      int skip = (int) (first == offset ? 0 : first + 8 - offset);
+      for (int i = skip; i + 8 <= length; i += CHECK_STRIDE) {
+        check(offset + i, view.getLong(i));
+      }
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (MappedBytesStore s : stores) {
+        if (s != null) {
+          s.release(owner);
+        }
+      }
+      mapped.releaseLast();
+      // Chronicle unmaps on a background thread; wait for it, or the pages stay mapped and the
+      // next eviction leaves them in memory (seen: 340 MB resident before the next point).
+      BackgroundResourceReleaser.releasePendingResources();
+    }
+  }
+
+  /** Reads with {@code FileChannel.read} into a direct buffer, with or without {@code O_DIRECT}. */
+  static final class Channel extends IoReader {
+    private final FileChannel ch;
+    private final ByteBuffer buffer;
+    private final int alignment;
+    private boolean closed;
+
+    Channel(Path file, int maxChunk, boolean direct) throws IOException {
+      super(file);
+      if (direct) {
+        alignment = (int) Files.getFileStore(file).getBlockSize();
+        ch = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+        buffer = ByteBuffer.allocateDirect(maxChunk + alignment).alignedSlice(alignment);
+      } else {
+        alignment = 1;
+        ch = FileChannel.open(file, StandardOpenOption.READ);
+        buffer = ByteBuffer.allocateDirect(maxChunk);
+      }
+      buffer.order(ByteOrder.BIG_ENDIAN);
+    }
+
+    @Override
+    int alignment() {
+      return alignment;
+    }
+
+    @Override
+    void read(long offset, int length) throws IOException {
+      buffer.clear().limit(length);
+      long pos = offset;
+      while (buffer.hasRemaining()) {
+        int n = ch.read(buffer, pos);
+        if (n < 0) {
+          throw new IOException(
+              "end of " + file + " at " + pos + " reading " + length + " bytes at " + offset);
+        }
+        pos += n;
+      }
+      long first = offset & ~7L;
+      int skip = (int) (first == offset ? 0 : first + 8 - offset);
+      for (int i = skip; i + 8 <= length; i += CHECK_STRIDE) {
+        check(offset + i, buffer.getLong(i));
+      }
+    }
+
+    @Override
+    public void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      try {
+        ch.close();
+      } catch (IOException e) {
+        // A read-only channel has nothing to lose on close.
+      }
+    }
+  }
+}
