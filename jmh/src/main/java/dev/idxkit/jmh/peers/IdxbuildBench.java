@@ -1,0 +1,447 @@
+package dev.idxkit.jmh.peers;
+
+import dev.idxkit.core.Catalog.IndexInfo;
+import dev.idxkit.core.Database;
+import dev.idxkit.core.DatabaseCheck;
+import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.idxbuild.IndexRebuild;
+import dev.idxkit.idxbuild.RebuildListener;
+import dev.idxkit.idxbuild.RebuildOptions;
+import dev.idxkit.idxbuild.RebuildReport;
+import dev.idxkit.idxbuild.Selection;
+import dev.idxkit.idxbuild.sort.EntryBuffer;
+import dev.idxkit.idxbuild.temp.SrtFile;
+import dev.idxkit.jmh.BenchDir;
+import dev.idxkit.loader.IndexMode;
+import dev.idxkit.loader.LoadReport;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code idxbuild} experiment (issue 4): rebuilding the six lineitem indexes of TPC-H at scale
+ * factor {@code sf} with idxkit's {@link IndexRebuild} at 1 and 2 threads and with 2 GiB (in
+ * memory) and 64 MiB (external sort, runs in the {@code .srt} directory) of sort memory, the
+ * primary key alone at 1 and 2 threads, and in the same JVM run SQLite and H2 building the same six
+ * indexes with {@code CREATE INDEX} on a table holding the same rows.
+ *
+ * <p>Steps: (1) lineitem from the generator into a new idxkit database with its indexes inactive
+ * (the loader's {@code --index-build none}); (2) the table exported once as CSV ({@link Lineitem});
+ * (3) each idxkit configuration rebuilds the six indexes ({@code --repeat} rounds over all
+ * configurations after {@code --warmup} unmeasured rebuilds, the median kept), then the primary key
+ * alone; every run's report must show one entry per row in every index; (4) each SQL peer loads the
+ * CSV into a keyless table, is reopened, and builds the six indexes ({@link SqlPeer#loadAndIndex}),
+ * with the cache budget {@code --peer-memory} and {@code --peer-threads} sorter threads; (5) {@link
+ * CrossCheck}: sampled rows looked up through every index of every store must agree, and (with
+ * {@code --check}) idxkit's {@code check} of lineitem must be clean; (6) ratios, goals,
+ * CSV/JSON/PNG.
+ *
+ * <p>Memory: the sort budget lives on the Java heap (run with {@code -Xmx} at least the largest
+ * {@code --memory} plus 1 GiB: {@code -Xmx4g} for the defaults); the peers' caches are native
+ * (SQLite) or heap (H2). Disk: the database (sf 1: ~1 GB), the CSV (~0.75 GB), each peer's copy (~1
+ * GB each) and the runs of the external sort, all under one {@link BenchDir} deleted at the end
+ * (the CSV is kept in {@code --work} when that is given, and reused).
+ *
+ * <p>Run: {@code java -Xmx4g $(cat cli/target/jvm.args) -cp jmh/target/benchmarks.jar
+ * dev.idxkit.jmh.peers.IdxbuildBench [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m] [--peers
+ * sqlite,h2] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32] [--pk-alone true] [--warmup
+ * 1] [--repeat 1] [--probes 200] [--check true] [--out bench-results/idxbuild] [--work DIR] [--seed
+ * N]}.
+ */
+public final class IdxbuildBench {
+  public static final String NAME = "idxbuild";
+  static final double DEFAULT_SF = 0.1;
+  static final List<String> PEERS = List.of("sqlite", "h2");
+  static final String USAGE =
+      "--tpch-sf, --threads, --memory, --peers, --peer-memory, --peer-threads, --tb, --tm,"
+          + " --pk-alone,"
+          + " --warmup, --repeat, --probes, --check, --out, --work, --seed";
+
+  /** The experiment's parameters; {@link #parse} documents the defaults. */
+  record Config(
+      double sf,
+      List<Integer> threads,
+      List<Long> memories,
+      List<String> peers,
+      long peerMemory,
+      int peerThreads,
+      int sortBlockKb,
+      int mergeFanIn,
+      boolean pkAlone,
+      int warmup,
+      int repeat,
+      int probes,
+      boolean check,
+      Path out,
+      Path work,
+      long seed) {
+    Config {
+      threads = List.copyOf(new LinkedHashSet<>(threads));
+      memories = List.copyOf(new LinkedHashSet<>(memories));
+      peers = List.copyOf(peers);
+    }
+
+    static Config parse(String... args) {
+      BenchArgs a = BenchArgs.parse(args);
+      List<Integer> threads = a.ints("threads", List.of(1, 2), 1, 256);
+      List<Long> memories = a.sizes("memory", List.of(2L << 30, 64L << 20), 1L << 20);
+      String peers = a.string("peers", String.join(",", PEERS));
+      Config c =
+          new Config(
+              a.doubleValue("tpch-sf", DEFAULT_SF, 0, 100),
+              threads,
+              memories,
+              peers.equalsIgnoreCase("none")
+                  ? List.of()
+                  : a.list("peers", PEERS, new LinkedHashSet<>(PEERS)),
+              a.bytes("peer-memory", memories.stream().max(Long::compare).orElseThrow(), 1L << 20),
+              a.intValue(
+                  "peer-threads", threads.stream().max(Integer::compare).orElseThrow(), 0, 8),
+              a.intValue("tb", RebuildOptions.DEFAULT_BLOCK_KB, 8, 64),
+              a.intValue("tm", RebuildOptions.DEFAULT_FAN_IN, 2, 1024),
+              a.bool("pk-alone", true),
+              a.intValue("warmup", 1, 0, 20),
+              a.intValue("repeat", 1, 1, 20),
+              a.intValue("probes", 200, 0, 1_000_000),
+              a.bool("check", true),
+              a.path("out", Path.of("bench-results", NAME)),
+              a.path("work", null),
+              a.longValue("seed", 20_240_601L, Long.MIN_VALUE, Long.MAX_VALUE));
+      a.checkAllRead(USAGE);
+      return c;
+    }
+  }
+
+  /** One idxkit configuration: which indexes, how many threads, how much sort memory. */
+  record Run(String label, boolean pkOnly, int threads, long memory) {}
+
+  private IdxbuildBench() {}
+
+  public static void main(String[] args) throws Exception {
+    run(Config.parse(args), System.out);
+  }
+
+  static ResultSheet run(Config c, PrintStream out) throws Exception {
+    Machine machine = Machine.describe();
+    ResultSheet sheet = new ResultSheet(NAME, machine);
+    long rows = Lineitem.rows(c.sf());
+    sheet.parameter("tpchScaleFactor", c.sf());
+    sheet.parameter("rows", rows);
+    sheet.parameter("threads", c.threads());
+    sheet.parameter("memoryBytes", c.memories());
+    sheet.parameter("peers", c.peers());
+    sheet.parameter("peerMemoryBytes", c.peerMemory());
+    sheet.parameter("peerThreads", c.peerThreads());
+    sheet.parameter("sortBlockKb", c.sortBlockKb());
+    sheet.parameter("mergeFanIn", c.mergeFanIn());
+    sheet.parameter("warmupRebuilds", c.warmup());
+    sheet.parameter("repeat", c.repeat());
+    sheet.parameter("seed", c.seed());
+    out.printf(
+        Locale.ROOT,
+        "idxbuild: TPC-H lineitem sf %s (%,d rows), six indexes; idxkit threads %s, memory %s;"
+            + " peers %s%n",
+        c.sf(),
+        rows,
+        c.threads(),
+        c.memories().stream().map(IdxbuildBench::size).toList(),
+        c.peers());
+    out.println("machine: " + machine.summary());
+
+    try (BenchDir dir =
+        c.work() == null ? BenchDir.create(NAME) : BenchDir.create(c.work(), NAME)) {
+      Path csv =
+          (c.work() == null ? dir.path() : c.work()).resolve("lineitem-sf" + c.sf() + ".csv");
+      SrtFile srt = srtFile(dir.path());
+      List<SqlPeer> peers = new ArrayList<>();
+      try (Database db = Lineitem.create(dir.resolve("idxkit"))) {
+        long t0 = System.nanoTime();
+        LoadReport load = Lineitem.generate(db, c.sf(), IndexMode.NONE, null);
+        out.printf(
+            Locale.ROOT,
+            "  generated %,d rows into idxkit in %.2f s (indexes inactive)%n",
+            load.runRows(),
+            (System.nanoTime() - t0) / 1e9);
+        double export = Lineitem.exportCsv(db, csv);
+        out.printf(
+            Locale.ROOT,
+            "  CSV %s: %,.1f MB (%s)%n",
+            csv,
+            Files.size(csv) / 1e6,
+            export == 0 ? "reused" : String.format(Locale.ROOT, "exported in %.2f s", export));
+        sheet.setting(
+            "idxkit",
+            "IndexRebuild of the selected lineitem indexes, one bulk session, one publish (fsync);"
+                + " scan/merge/range threads = --threads, sort memory = --memory on the heap,"
+                + " runs in "
+                + srt.entries().get(0).dir()
+                + " (from a .srt file), -TB "
+                + c.sortBlockKb()
+                + " -TM "
+                + c.mergeFanIn()
+                + ", -SG default");
+
+        List<Run> runs = runs(c);
+        for (int w = 0; w < c.warmup(); w++) {
+          // Unmeasured: the first rebuild of a JVM runs the sort, merge and build code
+          // interpreted; the figures are about the compiled code.
+          RebuildReport rep = rebuild(db, runs.get(0), srt, rows, c);
+          out.printf(
+              Locale.ROOT,
+              "  warm-up rebuild (%s): %.2f s, not counted%n",
+              runs.get(0).label(),
+              rep.totalNanos() / 1e9);
+        }
+        Map<Run, List<RebuildReport>> reports = new LinkedHashMap<>();
+        for (int round = 0; round < c.repeat(); round++) {
+          for (Run r : runs) {
+            RebuildReport rep = rebuild(db, r, srt, rows, c);
+            reports.computeIfAbsent(r, k -> new ArrayList<>()).add(rep);
+            print(out, r, rep, machine.sampleLoad());
+          }
+        }
+        for (Map.Entry<Run, List<RebuildReport>> e : reports.entrySet()) {
+          record(sheet, e.getKey(), median(e.getValue()));
+        }
+
+        try {
+          List<IndexInfo> indexes = Lineitem.indexes(db);
+          for (String name : c.peers()) {
+            SqlPeer p = SqlPeer.of(name, dir.resolve(name), c.peerMemory(), c.peerThreads());
+            peers.add(p);
+            SqlPeer.Timed t =
+                p.loadAndIndex(csv, db.catalog().table(Lineitem.TABLE).def(), indexes);
+            sheet.setting(name, p.settings());
+            recordPeer(sheet, p, t, out, machine.sampleLoad());
+          }
+          long t1 = System.nanoTime();
+          long compared =
+              CrossCheck.run(db, Map.of(), peers, Lineitem.sample(db, c.probes(), c.seed()), rows);
+          out.printf(
+              Locale.ROOT,
+              "  cross-check: %,d index lookups agree across %d stores (%.1f s)%n",
+              compared,
+              1 + peers.size(),
+              (System.nanoTime() - t1) / 1e9);
+          sheet.note("cross-check: " + compared + " index lookups agree in every store");
+        } finally {
+          CompareBench.closeAll(peers);
+        }
+        if (c.check()) {
+          long t2 = System.nanoTime();
+          DatabaseCheck.Report check =
+              db.check(new DatabaseCheck.Options(Set.of(Lineitem.TABLE), Set.of(), 10));
+          if (!check.clean()) {
+            throw new IllegalStateException("idxkit check of lineitem: " + check.problems());
+          }
+          out.printf(
+              Locale.ROOT, "  idxkit check: clean (%.1f s)%n", (System.nanoTime() - t2) / 1e9);
+        }
+      }
+    }
+    machine.sampleLoad();
+    IdxbuildSummary.summarize(c, sheet);
+    sheet.printSummary(out);
+    List<Path> files = new ArrayList<>(sheet.write(c.out(), NAME));
+    Path png = c.out().resolve(NAME + ".png");
+    BarCharts.write(png, IdxbuildSummary.panels(c, sheet));
+    files.add(png);
+    out.println("wrote " + files);
+    return sheet;
+  }
+
+  static List<Run> runs(Config c) {
+    List<Run> runs = new ArrayList<>();
+    for (long m : c.memories()) {
+      for (int t : c.threads()) {
+        runs.add(new Run(label(false, t, m), false, t, m));
+      }
+    }
+    if (c.pkAlone()) {
+      long m = pkMemory(c.memories().stream().max(Long::compare).orElseThrow());
+      for (int t : c.threads()) {
+        runs.add(new Run(label(true, t, m), true, t, m));
+      }
+    }
+    return runs;
+  }
+
+  /**
+   * The sort memory of the primary-key-alone runs: the largest {@code --memory}, but below 2 GiB.
+   * Why: with one index the plan gives its one group the whole budget, and on one scan thread that
+   * group's one buffer would be the budget; a sort buffer is one Java array, so {@code EntryBuffer}
+   * refuses 2 GiB and more ({@code capacityBytes : 2147483648 (expected: 1024..2147483639)}); the
+   * planner does not clip it (reported to the idxbuild owner).
+   */
+  static long pkMemory(long memory) {
+    return Math.min(memory, (EntryBuffer.MAX_CAPACITY >> 20) << 20);
+  }
+
+  static String label(boolean pkOnly, int threads, long memory) {
+    return (pkOnly ? "pk" : "six") + " t" + threads + " " + size(memory);
+  }
+
+  static String size(long bytes) {
+    if (bytes % (1L << 30) == 0) {
+      return (bytes >> 30) + "g";
+    }
+    if (bytes % (1L << 20) == 0) {
+      return (bytes >> 20) + "m";
+    }
+    return (bytes >> 10) + "k";
+  }
+
+  /** A {@code .srt} file naming one unlimited sort directory, parsed as a DBA's would be. */
+  static SrtFile srtFile(Path dir) {
+    try {
+      Path sort = Files.createDirectories(dir.resolve("sort"));
+      Path file = dir.resolve("lineitem.srt");
+      Files.writeString(file, "# sort directory of the idxbuild experiment\n0 " + sort + "\n");
+      return SrtFile.parse(file);
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot write the .srt file in " + dir, e);
+    }
+  }
+
+  static RebuildReport rebuild(Database db, Run r, SrtFile srt, long rows, Config c) {
+    Selection sel =
+        r.pkOnly()
+            ? new Selection(Set.of(), Set.of(), Set.of(Lineitem.PK), false)
+            : new Selection(Set.of(Lineitem.TABLE), Set.of(), Set.of(), false);
+    RebuildOptions o =
+        RebuildOptions.defaults(srt)
+            .withSelection(sel)
+            .withThreads(r.threads(), r.threads(), r.threads())
+            .withMemory(r.memory())
+            .withMerge(
+                RebuildOptions.DEFAULT_SORT_GROUPS,
+                c.sortBlockKb(),
+                c.mergeFanIn(),
+                RebuildOptions.DEFAULT_BLOCK_KB);
+    RebuildReport rep = new IndexRebuild(db, o, "--srt " + srt.file(), RebuildListener.NONE).run();
+    int want = r.pkOnly() ? 1 : Lineitem.indexes(db).size();
+    if (rep.indexes().size() != want) {
+      throw new IllegalStateException(
+          r.label() + ": rebuilt " + rep.indexes().size() + " indexes (expected: " + want + ")");
+    }
+    for (RebuildReport.IndexResult ix : rep.indexes()) {
+      if (ix.entries() != rows) {
+        throw new IllegalStateException(
+            r.label()
+                + ": "
+                + ix.name()
+                + " has "
+                + ix.entries()
+                + " entries (expected: "
+                + rows
+                + ", one per row)");
+      }
+    }
+    if (!db.index(Lineitem.PK).isActive()) {
+      throw new IllegalStateException(r.label() + ": " + Lineitem.PK + " is not active");
+    }
+    return rep;
+  }
+
+  private static RebuildReport median(List<RebuildReport> reps) {
+    List<RebuildReport> sorted = new ArrayList<>(reps);
+    sorted.sort((a, b) -> Long.compare(a.totalNanos(), b.totalNanos()));
+    return sorted.get(sorted.size() / 2);
+  }
+
+  static double phaseSeconds(RebuildReport r, String phase) {
+    return r.phases().stream()
+            .filter(p -> p.name().equals(phase))
+            .mapToLong(RebuildReport.Phase::wallNanos)
+            .sum()
+        / 1e9;
+  }
+
+  private static void print(PrintStream out, Run r, RebuildReport rep, double load) {
+    long temp = rep.tempBytesPerDirectory().values().stream().mapToLong(Long::longValue).sum();
+    int ranges = rep.indexes().stream().mapToInt(RebuildReport.IndexResult::ranges).max().orElse(1);
+    out.printf(
+        Locale.ROOT,
+        "  idxkit %-12s scan %6.2f s, build %6.2f s, publish %5.2f s, total %6.2f s,"
+            + " %,11.0f keys/s, CPU %6.2f s, runs %4d, temp %,8.1f MiB, passes %d, ranges %d"
+            + " (load %.2f)%n",
+        r.label(),
+        phaseSeconds(rep, "scan"),
+        phaseSeconds(rep, "build"),
+        phaseSeconds(rep, "publish"),
+        rep.totalNanos() / 1e9,
+        rep.keysPerSecond(),
+        rep.usage().cpuNanos() / 1e9,
+        rep.runs(),
+        temp / (double) (1 << 20),
+        rep.mergePasses(),
+        ranges,
+        load);
+  }
+
+  private static void record(ResultSheet s, Run r, RebuildReport rep) {
+    String cfg = r.label();
+    s.add("idxkit", cfg, "scan", phaseSeconds(rep, "scan"), "s");
+    s.add("idxkit", cfg, "build", phaseSeconds(rep, "build"), "s");
+    s.add("idxkit", cfg, "publish", phaseSeconds(rep, "publish"), "s");
+    s.add("idxkit", cfg, "total", rep.totalNanos() / 1e9, "s");
+    s.add("idxkit", cfg, "keys/s", rep.keysPerSecond(), "keys/s");
+    s.add("idxkit", cfg, "cpu", rep.usage().cpuNanos() / 1e9, "s (process)");
+    s.add("idxkit", cfg, "runs", rep.runs(), "runs");
+    s.add(
+        "idxkit",
+        cfg,
+        "temp",
+        rep.tempBytesPerDirectory().values().stream().mapToLong(Long::longValue).sum(),
+        "bytes");
+    s.add("idxkit", cfg, "merge passes", rep.mergePasses(), "passes");
+    s.add(
+        "idxkit",
+        cfg,
+        "ranges",
+        rep.indexes().stream().mapToInt(RebuildReport.IndexResult::ranges).max().orElse(1),
+        "key ranges of the biggest group");
+  }
+
+  private static void recordPeer(
+      ResultSheet s, SqlPeer p, SqlPeer.Timed t, PrintStream out, double load) {
+    String cfg = "six " + size(p.cacheBytes);
+    s.add(p.name(), cfg, "load", t.loadNanos() / 1e9, "s");
+    for (Map.Entry<String, Long> e : t.indexNanos().entrySet()) {
+      s.add(p.name(), cfg, "index " + e.getKey(), e.getValue() / 1e9, "s");
+    }
+    s.add(p.name(), cfg, "total", t.indexTotalNanos() / 1e9, "s");
+    s.add(
+        p.name(),
+        cfg,
+        "keys/s",
+        t.rows() * t.indexNanos().size() / (t.indexTotalNanos() / 1e9),
+        "keys/s");
+    s.add(p.name(), cfg, "cpu", t.indexCpuNanos() / 1e9, "s (process)");
+    StringBuilder per = new StringBuilder();
+    t.indexNanos()
+        .forEach(
+            (k, v) ->
+                per.append(per.length() == 0 ? "" : ", ")
+                    .append(String.format(Locale.ROOT, "%s %.2f", k, v / 1e9)));
+    out.printf(
+        Locale.ROOT,
+        "  %-6s loaded in %6.2f s; six CREATE INDEX in %6.2f s (%,.0f keys/s, CPU %.2f s;"
+            + " %s) (load %.2f)%n",
+        p.name(),
+        t.loadNanos() / 1e9,
+        t.indexTotalNanos() / 1e9,
+        s.value(p.name(), cfg, "keys/s"),
+        t.indexCpuNanos() / 1e9,
+        per,
+        load);
+  }
+}

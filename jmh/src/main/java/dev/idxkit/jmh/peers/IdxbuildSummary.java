@@ -1,0 +1,137 @@
+package dev.idxkit.jmh.peers;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The end of the {@code idxbuild} experiment: ratios and the issue's goals computed from the
+ * recorded figures, and the chart: total seconds for the six indexes per idxkit configuration and
+ * per peer (lower is better), and idxkit's phases stacked per configuration, the primary key alone
+ * included.
+ *
+ * <p>Goals (issue 4), each evaluated only when the configurations it needs were run: idxkit with
+ * the most threads and memory at least 3x faster than the faster peer; the primary key alone at
+ * least 1.7x faster on the most threads than on the fewest; the smallest memory within 1.5x of the
+ * largest, per thread count.
+ */
+final class IdxbuildSummary {
+  private IdxbuildSummary() {}
+
+  /** Ratios and the issue's goals from the recorded figures. */
+  static void summarize(IdxbuildBench.Config c, ResultSheet s) {
+    int tMax = c.threads().stream().max(Integer::compare).orElseThrow();
+    int tMin = c.threads().stream().min(Integer::compare).orElseThrow();
+    long mMax = c.memories().stream().max(Long::compare).orElseThrow();
+    long mMin = c.memories().stream().min(Long::compare).orElseThrow();
+    String best = IdxbuildBench.label(false, tMax, mMax);
+    double mine = s.value("idxkit", best, "total");
+    String fastest = null;
+    double fastestSeconds = Double.NaN;
+    for (String p : c.peers()) {
+      double t = s.value(p, "six " + IdxbuildBench.size(c.peerMemory()), "total");
+      s.ratio(
+          "six indexes: " + p + " / idxkit " + best,
+          t / mine,
+          "idxkit rebuilds this many times faster");
+      String one = IdxbuildBench.label(false, tMin, mMax);
+      s.ratio(
+          "six indexes CPU: " + p + " / idxkit " + one,
+          s.value(p, "six " + IdxbuildBench.size(c.peerMemory()), "cpu")
+              / s.value("idxkit", one, "cpu"),
+          "the peer's index builds cost this many times idxkit's process CPU");
+      if (fastest == null || t < fastestSeconds) {
+        fastest = p;
+        fastestSeconds = t;
+      }
+    }
+    if (fastest != null) {
+      double x = fastestSeconds / mine;
+      s.goal(
+          ">= 3x faster than the faster of SQLite and H2",
+          String.format(
+              Locale.ROOT,
+              "%s %.2f s / idxkit (%s) %.2f s = %.2fx",
+              fastest,
+              fastestSeconds,
+              best,
+              mine,
+              x),
+          x >= 3);
+    }
+    if (tMax != tMin) {
+      for (boolean pk : c.pkAlone() ? new boolean[] {false, true} : new boolean[] {false}) {
+        long m = pk ? IdxbuildBench.pkMemory(mMax) : mMax;
+        double one = s.value("idxkit", IdxbuildBench.label(pk, tMin, m), "total");
+        double two = s.value("idxkit", IdxbuildBench.label(pk, tMax, m), "total");
+        String what = pk ? "primary key alone" : "six indexes";
+        s.ratio(
+            what + ": t" + tMin + " / t" + tMax + " (" + IdxbuildBench.size(m) + ")",
+            one / two,
+            "speed-up from " + tMin + " to " + tMax + " threads");
+        if (pk) {
+          s.goal(
+              tMax + " threads >= 1.7x " + tMin + " thread on a single big index (primary key)",
+              String.format(Locale.ROOT, "%.2f s / %.2f s = %.2fx", one, two, one / two),
+              one / two >= 1.7);
+        }
+      }
+    }
+    if (mMax != mMin) {
+      for (int t : c.threads()) {
+        double small = s.value("idxkit", IdxbuildBench.label(false, t, mMin), "total");
+        double big = s.value("idxkit", IdxbuildBench.label(false, t, mMax), "total");
+        s.ratio(
+            "six indexes t"
+                + t
+                + ": "
+                + IdxbuildBench.size(mMin)
+                + " / "
+                + IdxbuildBench.size(mMax),
+            small / big,
+            "external sort costs this many times the in-memory one");
+        s.goal(
+            IdxbuildBench.size(mMin)
+                + " run within 1.5x of the "
+                + IdxbuildBench.size(mMax)
+                + " run ("
+                + t
+                + " threads)",
+            String.format(Locale.ROOT, "%.2f s / %.2f s = %.2fx", small, big, small / big),
+            small / big <= 1.5);
+      }
+    }
+  }
+
+  static List<BarCharts.Panel> panels(IdxbuildBench.Config c, ResultSheet s) {
+    Map<String, List<Double>> totals = new LinkedHashMap<>();
+    List<String> configs = new ArrayList<>();
+    for (IdxbuildBench.Run r : IdxbuildBench.runs(c)) {
+      configs.add(r.label());
+      if (!r.pkOnly()) {
+        totals.put(
+            "idxkit " + r.label().substring(4), List.of(s.value("idxkit", r.label(), "total")));
+      }
+    }
+    for (String p : c.peers()) {
+      totals.put(p, List.of(s.value(p, "six " + IdxbuildBench.size(c.peerMemory()), "total")));
+    }
+    Map<String, List<Double>> phases = new LinkedHashMap<>();
+    for (String phase : List.of("scan", "build", "publish")) {
+      List<Double> v = new ArrayList<>();
+      for (String cfg : configs) {
+        v.add(s.value("idxkit", cfg, phase));
+      }
+      phases.put(phase, v);
+    }
+    return List.of(
+        new BarCharts.Panel(
+            "six lineitem indexes, sf " + c.sf() + " (lower is better)",
+            "seconds",
+            List.of("CREATE INDEX x 6 / rebuild"),
+            totals),
+        new BarCharts.Panel("idxkit phases per run", "seconds", configs, phases, true));
+  }
+}

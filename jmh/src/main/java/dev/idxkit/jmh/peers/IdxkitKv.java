@@ -1,0 +1,96 @@
+package dev.idxkit.jmh.peers;
+
+import dev.idxkit.core.btree.BTree;
+import dev.idxkit.core.btree.TreeCursor;
+import dev.idxkit.jmh.btree.TreeEntries;
+import dev.idxkit.jmh.btree.TreeStore;
+import java.nio.file.Path;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * idxkit in the {@code compare} experiment: the B+tree benchmarks' fixture ({@link TreeStore}, a
+ * store with one tree of 16-byte {@link TreeEntries}: key, then the RID that is the value), read
+ * the way {@code BTreeReadBench} and the {@code Index} API read it.
+ *
+ * <p>Build: one bulk session, a {@code TreeBuilder} writing full leaves sequentially through {@code
+ * BulkWrite.stream(area)}, then {@code publish()}: the writes are waited for, the area file fsynced
+ * and the meta slot written and fsynced. No write-ahead log on this path.
+ *
+ * <p>Reads: each operation takes {@code store.readLock()}, positions a fresh {@link TreeCursor} on
+ * the mapped committed pages (no page cache of its own: the OS page cache through mmap), reads and
+ * releases the lock.
+ */
+final class IdxkitKv implements KvStore {
+  private final Path dir;
+  private TreeStore store;
+  private BTree tree;
+  private final byte[] probe = new byte[TreeEntries.KEY_BYTES];
+
+  IdxkitKv(Path dir) {
+    this.dir = dir;
+  }
+
+  @Override
+  public String name() {
+    return "idxkit";
+  }
+
+  @Override
+  public String settings() {
+    return "TreeStore: 8 KiB pages, leaves 100 % full, bulk build through BulkWrite (no WAL), one"
+        + " fsync of the area file and one of the meta at publish; reads through mmap (OS page"
+        + " cache, no own cache), store.readLock() and a new cursor per operation";
+  }
+
+  @Override
+  public void build(long n) {
+    store = TreeStore.create(dir);
+    store.build(n, 100);
+    Lock l = store.store().readLock();
+    l.lock();
+    try {
+      tree = new BTree(store.store().committedPages(TreeStore.AREA), store.root(), "compare");
+    } finally {
+      l.unlock();
+    }
+  }
+
+  @Override
+  public long get(long key) {
+    TreeEntries.key(key, probe);
+    Lock l = store.store().readLock();
+    l.lock();
+    try {
+      TreeCursor c = tree.cursor();
+      return c.seek(probe) && c.startsWith(probe) ? c.rid() : -1;
+    } finally {
+      l.unlock();
+    }
+  }
+
+  @Override
+  public int scan(long from, long[] values) {
+    TreeEntries.key(from, probe);
+    Lock l = store.store().readLock();
+    l.lock();
+    try {
+      TreeCursor c = tree.cursor();
+      int n = 0;
+      for (boolean on = c.seek(probe); on && n < values.length; on = c.next()) {
+        values[n++] = c.rid();
+      }
+      return n;
+    } finally {
+      l.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (store != null) {
+      store.close();
+      store = null;
+      tree = null;
+    }
+  }
+}

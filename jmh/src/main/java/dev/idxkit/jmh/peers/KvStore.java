@@ -1,0 +1,38 @@
+package dev.idxkit.jmh.peers;
+
+import dev.idxkit.jmh.btree.TreeEntries;
+
+/**
+ * One store of the {@code compare} experiment, holding the same ordered map of 8-byte keys to
+ * 8-byte values as every other: key {@link TreeEntries#keyOf keyOf(i)} ({@code i * 8}, so that
+ * there are absent keys between the present ones) maps to value {@code i} for {@code i} in {@code
+ * [0, n)}. For idxkit the value is the RID of an index entry, as in a real index.
+ *
+ * <p>Call order: {@link #build} once into an empty directory (sorted input, the store's own bulk
+ * path, durable when it returns), then any number of {@link #get} and {@link #scan}, then {@link
+ * #close()} (idempotent). Reads are made from one thread. Every read sees the latest committed
+ * state: each is its own read transaction, cursor or statement, as an application's independent
+ * request would be, not a long-lived snapshot reused across operations.
+ */
+interface KvStore extends AutoCloseable {
+  /** Short lower-case name: {@code idxkit}, {@code sqlite}, {@code h2mvstore}, ... */
+  String name();
+
+  /** Durability, cache and build settings in a line, for the report. */
+  String settings();
+
+  /** Stores keys {@code keyOf(0..n-1)} with values {@code 0..n-1}, in key order; durable after. */
+  void build(long n) throws Exception;
+
+  /** The value of {@code key}, or -1 if the key is absent. */
+  long get(long key) throws Exception;
+
+  /**
+   * Reads the values of the first {@code values.length} entries whose key is {@code >= from}, in
+   * key order, into {@code values}; returns how many there were (fewer at the end of the map).
+   */
+  int scan(long from, long[] values) throws Exception;
+
+  @Override
+  void close() throws Exception;
+}

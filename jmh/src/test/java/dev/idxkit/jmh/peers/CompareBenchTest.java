@@ -1,0 +1,83 @@
+package dev.idxkit.jmh.peers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idxkit.core.InvalidInputException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code compare} experiment end to end on a tiny map: every store built, checked, reported.
+ */
+class CompareBenchTest {
+  @TempDir Path work;
+  @TempDir Path out;
+
+  @Test
+  void runsEveryStoreAndWritesCsvJsonAndPng() throws Exception {
+    CompareBench.Config c =
+        CompareBench.Config.parse(
+            "--keys",
+            "3000",
+            "--lookups",
+            "500",
+            "--scans",
+            "50",
+            "--rounds",
+            "2",
+            "--warmup",
+            "1",
+            "--cache",
+            "4m",
+            "--out",
+            out.toString(),
+            "--work",
+            work.toString());
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ResultSheet sheet = CompareBench.run(c, new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+    for (String s : CompareBench.STORES) {
+      assertThat(sheet.value(s, "", "build")).as(s).isPositive();
+      assertThat(sheet.value(s, "", "lookup")).as(s).isPositive();
+      assertThat(sheet.value(s, "", "scan")).as(s).isPositive();
+      assertThat(sheet.value(s, "", "disk")).as(s).isPositive();
+      assertThat(sheet.value(s, "round 2", "lookup")).as(s).isPositive();
+      assertThat(sheet.settings()).containsKey(s);
+    }
+    assertThat(sheet.ratios()).hasSize(4 * (CompareBench.STORES.size() - 1));
+    assertThat(sheet.goals())
+        .extracting(ResultSheet.Goal::goal)
+        .containsExactly(
+            "random point lookups within 1.25x of LMDB",
+            "random point lookups ahead of every other peer");
+
+    List<String> csv = Files.readAllLines(out.resolve("compare.csv"));
+    assertThat(csv.get(0)).isEqualTo("experiment,store,config,metric,value,unit");
+    assertThat(csv).anyMatch(l -> l.startsWith("compare,lmdb,,lookup,"));
+    String json = Files.readString(out.resolve("compare.json"));
+    assertThat(json).contains("\"experiment\": \"compare\"", "\"keys\": \"3000\"", "\"goals\"");
+    assertThat(Files.readAllBytes(out.resolve("compare.png"))).startsWith(0x89, 'P', 'N', 'G');
+    assertThat(printed.toString(StandardCharsets.UTF_8)).contains("goal ", "lookups/s: idxkit /");
+    try (Stream<Path> left = Files.list(work)) {
+      assertThat(left).as("the experiment's directory is deleted").isEmpty();
+    }
+  }
+
+  @Test
+  void aSubsetOfStoresMustIncludeIdxkit() {
+    assertThatThrownBy(() -> CompareBench.Config.parse("--stores", "lmdb,sqlite"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--stores : lmdb,sqlite (expected: a list that includes idxkit)");
+    assertThatThrownBy(() -> CompareBench.Config.parse("--stores", "idxkit,berkeley"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("--stores : 'berkeley' (expected: one of idxkit, sqlite");
+  }
+}

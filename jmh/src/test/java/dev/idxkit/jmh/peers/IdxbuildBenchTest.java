@@ -1,0 +1,73 @@
+package dev.idxkit.jmh.peers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code idxbuild} experiment end to end on 6,000 rows: a 1 MiB budget with 8 KB blocks forces
+ * the external sort (runs in the .srt directory), every configuration and peer is recorded, the
+ * cross-check and idxkit's check ran.
+ */
+class IdxbuildBenchTest {
+  @TempDir Path work;
+  @TempDir Path out;
+
+  @Test
+  void rebuildsInEveryConfigurationAndComparesWithThePeers() throws Exception {
+    IdxbuildBench.Config c =
+        IdxbuildBench.Config.parse(
+            "--tpch-sf",
+            "0.001",
+            "--threads",
+            "1,2",
+            "--memory",
+            "64m,1m",
+            "--warmup",
+            "0",
+            "--tb",
+            "8",
+            "--tm",
+            "4",
+            "--probes",
+            "30",
+            "--out",
+            out.toString(),
+            "--work",
+            work.toString());
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ResultSheet s = IdxbuildBench.run(c, new PrintStream(printed, true, StandardCharsets.UTF_8));
+    String text = printed.toString(StandardCharsets.UTF_8);
+
+    for (String cfg : new String[] {"six t1 64m", "six t2 64m", "six t1 1m", "six t2 1m"}) {
+      assertThat(s.value("idxkit", cfg, "total")).as(cfg).isPositive();
+      assertThat(s.value("idxkit", cfg, "scan")).as(cfg).isPositive();
+    }
+    assertThat(s.value("idxkit", "six t1 64m", "runs")).as("fits in memory").isZero();
+    assertThat(s.value("idxkit", "six t1 1m", "runs")).as("external sort").isPositive();
+    assertThat(s.value("idxkit", "six t1 1m", "temp")).isPositive();
+    assertThat(s.value("idxkit", "pk t2 64m", "total")).isPositive();
+    for (String p : new String[] {"sqlite", "h2"}) {
+      assertThat(s.value(p, "six 64m", "total")).as(p).isPositive();
+      assertThat(s.value(p, "six 64m", "index lineitem_pk")).as(p).isPositive();
+    }
+    assertThat(s.goals()).hasSize(4);
+    assertThat(text).contains("cross-check: 180 index lookups agree across 3 stores");
+    assertThat(text).contains("idxkit check: clean");
+    for (String ext : new String[] {"csv", "json", "png"}) {
+      assertThat(out.resolve("idxbuild." + ext)).isNotEmptyFile();
+    }
+    try (Stream<Path> left = Files.list(work)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .as("only the reusable CSV stays in --work")
+          .containsExactlyInAnyOrder("lineitem-sf0.001.csv", "lineitem-sf0.001.csv.rows");
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.idxkit.jmh.peers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idxkit.jmh.BenchRoot;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code load} experiment end to end on 6,000 rows, CSV written to and read from a fresh dir.
+ */
+class LoadBenchTest {
+  @TempDir Path out;
+  @TempDir Path root;
+
+  @Test
+  void loadsFromTheGeneratorAndCsvAndComparesWithThePeers() throws Exception {
+    LoadBench.Config c =
+        LoadBench.Config.parse(
+            "--tpch-sf",
+            "0.001",
+            "--memory",
+            "16m",
+            "--warmup",
+            "1",
+            "--probes",
+            "25",
+            "--out",
+            out.toString());
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    ResultSheet s;
+    try (BenchRoot r = BenchRoot.at(root)) {
+      s = LoadBench.run(c, new PrintStream(printed, true, StandardCharsets.UTF_8));
+    }
+    String text = printed.toString(StandardCharsets.UTF_8);
+
+    for (String[] sc :
+        new String[][] {
+          {"idxkit", "generator"}, {"idxkit", "csv"}, {"sqlite", "csv"}, {"h2", "csv"}
+        }) {
+      assertThat(s.value(sc[0], sc[1], "load")).as(sc[0] + " " + sc[1]).isPositive();
+      assertThat(s.value(sc[0], sc[1], "index")).as(sc[0] + " " + sc[1]).isPositive();
+      assertThat(s.value(sc[0], sc[1], "rows/s")).as(sc[0] + " " + sc[1]).isPositive();
+    }
+    assertThat(s.value("idxkit", "csv", "MB/s")).isPositive();
+    assertThat(s.value("idxkit", "generator", "MB/s")).as("no bytes for the generator").isNaN();
+    assertThat(s.goals()).hasSize(2);
+    assertThat(text).contains("warm-up CSV load");
+    assertThat(text).contains("cross-check: 150 index lookups agree across 4 stores");
+    assertThat(text).contains("idxkit check: both databases clean");
+    for (String ext : new String[] {"csv", "json", "png"}) {
+      assertThat(out.resolve("load." + ext)).isNotEmptyFile();
+    }
+    try (Stream<Path> left = Files.list(root)) {
+      assertThat(left).as("databases, CSV and peers' files are deleted").isEmpty();
+    }
+  }
+}
