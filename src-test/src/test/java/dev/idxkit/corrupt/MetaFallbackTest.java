@@ -21,10 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  * wrote it has also reset the log, open falls back to the older slot silently - and that slot no
  * longer describes the files: the work between the two checkpoints is in the area files but not in
  * the older slot's row counts, page lists, roots and free lists, and the log that could have
- * replayed it was cut. Answers are wrong (row counts here; with allocations between the two
- * checkpoints, missing pages, and a free list holding pages in use, which the next write would
- * overwrite). {@code db.check()} does notice (it reports the row-count mismatch), but nothing stops
- * the open.
+ * replayed it was cut. Answers are wrong: row counts here; in the sweep's bases, where the work
+ * between the checkpoints added a heap page, table scans silently miss that page's rows while index
+ * entries point at them ("entry points at missing row 53:0"), and the free list may hold pages in
+ * use, which the next write would overwrite. {@code db.check()} notices, but nothing stops the
+ * open.
  *
  * <p>The two-slot scheme is safe against a torn write of the slot being written (the log still
  * holds everything since the older slot then); it is not safe against later damage to the newest
