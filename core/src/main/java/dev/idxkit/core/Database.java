@@ -258,5 +258,10 @@ public final class Database implements AutoCloseable {
     public DatabaseOptions withCheckpointBytes(long bytes) {
       return new DatabaseOptions(storeOptions.withCheckpointBytes(bytes));
     }
+
+    /** Opens the database's files through {@code io}: for tests that inject I/O faults. */
+    public DatabaseOptions withFileIo(dev.idxkit.core.io.FileIo io) {
+      return new DatabaseOptions(storeOptions.withFileIo(io));
+    }
   }
 }

@@ -47,6 +47,15 @@ import java.util.function.LongSupplier;
  * which only writes pages no published meta references, so until the publish the old indexes are
  * intact and usable, and a crash, a failure or a cancel leaves the database exactly as it was. Temp
  * files are created through one {@link TempSpace} and deleted however the rebuild ends.
+ *
+ * <p>Temp files of a killed rebuild: {@code kill -9} (or a power cut) leaves its sort files behind,
+ * since nothing runs to delete them. Sort files are named {@code
+ * idxbuild-<tag>-g<group>-<n>.srt.tmp} with a tag made of the database's id and its directory
+ * ({@link #tempPrefix}), and a rebuild holds the database's exclusive lock and its writer; so when
+ * a rebuild starts, files with its own tag can only be leftovers of an earlier rebuild of this same
+ * database that died. It deletes them before it writes anything and tells the listener ({@link
+ * RebuildListener#warning}). Files of other databases, and any other file, are never touched. The
+ * channels of sort files are opened through the database's {@link dev.idxkit.core.io.FileIo}.
  */
 public final class IndexRebuild {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -80,7 +89,7 @@ public final class IndexRebuild {
     options.srt().validate();
     var lock = db.store().readLock();
     lock.lock();
-    try (TempSpace temp = new TempSpace(options.srt(), "idxbuild")) {
+    try (TempSpace temp = newTempSpace()) {
       MetaState meta = db.store().meta();
       List<IndexInfo> selected = options.selection().resolve(db.catalog(), meta);
       return RebuildPlan.make(
@@ -104,7 +113,15 @@ public final class IndexRebuild {
     RebuildReport report;
     ExecutorService prefetch = RunReader.newPrefetchExecutor(Math.max(1, options.threads()));
     try (BulkWrite bulk = db.store().beginBulk();
-        TempSpace temp = new TempSpace(options.srt(), "idxbuild")) {
+        TempSpace temp = newTempSpace()) {
+      List<java.nio.file.Path> leftovers = temp.deleteLeftovers();
+      if (!leftovers.isEmpty()) {
+        listener.warning(
+            "deleted "
+                + leftovers.size()
+                + " sort file(s) left by an earlier rebuild of this database that did not finish: "
+                + leftovers);
+      }
       MetaState meta = bulk.published();
       Catalog cat = db.catalog();
       List<IndexInfo> selected = options.selection().resolve(cat, meta);
@@ -365,6 +382,28 @@ public final class IndexRebuild {
     return options.mergeThreads() > 1 && most && entries >= minParallelEntries
         ? options.mergeThreads()
         : 1;
+  }
+
+  private TempSpace newTempSpace() {
+    return new TempSpace(options.srt(), tempPrefix(db), db.store().options().fileIo());
+  }
+
+  /**
+   * The start of the names of a rebuild's sort files: {@code idxbuild-} and 8 hex digits hashed
+   * from the database's id and its real directory, so two databases - even a copy and its original
+   * - never share a prefix in a shared sort directory.
+   */
+  static String tempPrefix(Database db) {
+    java.nio.file.Path dir = db.dir().toAbsolutePath().normalize();
+    try {
+      dir = dir.toRealPath();
+    } catch (java.io.IOException e) {
+      // the absolute path identifies it as well; the directory is open, so this is theoretical
+    }
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(
+        (db.store().meta().dbId() + "|" + dir).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return String.format("idxbuild-%08x", crc.getValue());
   }
 
   private static String firstDirectory(TempSpace temp, int group) {

@@ -7,7 +7,12 @@ final class Campaigns {
   private Campaigns() {}
 
   static List<CrashCampaign> all() {
-    return List.of(TxnCampaign.transactions(), TxnCampaign.checkpoints(), new BulkCampaign());
+    return List.of(
+        TxnCampaign.transactions(),
+        TxnCampaign.checkpoints(),
+        new BulkCampaign(),
+        new IdxbuildCampaign(),
+        new LoadCampaign());
   }
 
   static CrashCampaign byName(String name) {

@@ -44,9 +44,10 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /** Starts {@code CrashChild <dir> <campaign> <seed>}; its stderr replaces {@code stderr}. */
-  static ChildJvm start(Path dir, String campaign, long seed, Path stderr, String threadName)
+  static ChildJvm start(
+      Path dir, String campaign, long seed, String heap, Path stderr, String threadName)
       throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command(dir, campaign, seed));
+    ProcessBuilder pb = new ProcessBuilder(command(dir, campaign, seed, heap));
     pb.redirectError(stderr.toFile());
     Process p = pb.start();
     p.getOutputStream().close(); // the child reads nothing
@@ -55,10 +56,10 @@ final class ChildJvm implements AutoCloseable {
 
   /**
    * The child's command line: the same {@code java}, class path, {@code --add-*} and {@code -D}
-   * flags (the Chronicle Bytes flags the build gives tests), plus a small heap and C1 only, since a
-   * child lives a second or two.
+   * flags (the Chronicle Bytes flags the build gives tests), plus the campaign's (small) heap and
+   * C1 only, since a child lives a second or two.
    */
-  static List<String> command(Path dir, String campaign, long seed) {
+  static List<String> command(Path dir, String campaign, long seed, String heap) {
     List<String> cmd = new ArrayList<>();
     cmd.add(
         ProcessHandle.current()
@@ -79,7 +80,7 @@ final class ChildJvm implements AutoCloseable {
         cmd.add(a);
       }
     }
-    cmd.addAll(List.of("-ea", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    cmd.addAll(List.of("-ea", "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
     cmd.add(CrashChild.class.getName());
     cmd.addAll(List.of(dir.toString(), campaign, Long.toString(seed)));

@@ -1,6 +1,7 @@
 package dev.idxkit.crash;
 
 import java.io.PrintStream;
+import java.util.List;
 
 /**
  * The line protocol between a crash child and the runner: one line per event on the child's stdout,
@@ -95,6 +96,18 @@ record ChildLine(String kind, long unit, String text) {
 
     void phase(String name) {
       line(PHASE + " " + name);
+    }
+
+    /**
+     * A line outside the protocol (a campaign's own facts for its model: the roots a rebuild
+     * published, the leftovers it deleted); it must not start with a protocol word.
+     */
+    void say(String text) {
+      String first = text.strip().split(" ", 2)[0];
+      if (List.of(OPEN, READY, BEGIN, ACK, PHASE).contains(first)) {
+        throw new IllegalArgumentException("say : '" + text + "' (expected: not a protocol line)");
+      }
+      line(text);
     }
 
     private void line(String s) {

@@ -56,19 +56,20 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
       int kills,
       int recoveries,
       long acknowledged,
-      long units,
+      String units,
       int inFlightWhole,
       int inFlightAbsent,
       long rowsCompared,
       Map<String, Integer> killPhases,
       int failures,
       long elapsedMillis,
-      long seed) {
+      long seed,
+      String extra) {
     String line() {
       return String.format(
-          "crash %s: %,d kills, %,d recoveries, %,d acknowledged units verified (%,d units in the"
-              + " database), in flight at the kill: %d whole, %d absent; %,d rows compared; kill"
-              + " points %s; %d failures; %.1f s; seed %d",
+          "crash %s: %,d kills, %,d recoveries, %,d acknowledged units verified (the database"
+              + " holds %s), in flight at the kill: %d whole, %d absent; %,d rows compared; kill"
+              + " points %s;%s %d failures; %.1f s; seed %d",
           campaign,
           kills,
           recoveries,
@@ -78,6 +79,7 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
           inFlightAbsent,
           rowsCompared,
           killPhases,
+          extra.isEmpty() ? "" : " " + extra + ";",
           failures,
           elapsedMillis / 1000.0,
           seed);
@@ -128,20 +130,21 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
     int absent;
     long rows;
 
-    Summary summary(String campaign, int failures, long seed) {
+    Summary summary(String campaign, int failures, long seed, CrashCampaign.Model model) {
       return new Summary(
           campaign,
           kills,
           recoveries,
           acknowledged,
-          units,
+          model.describeUnits(units),
           whole,
           absent,
           rows,
           phases,
           failures,
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-          seed);
+          seed,
+          model.summary());
     }
   }
 
@@ -151,27 +154,48 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
     Path stderr = workDir.resolve("child.err");
     Tally tally = new Tally();
     long seed = campaignSeed(testSeed, campaign);
-    campaign.create(db);
+    campaign.create(db, seed);
     CrashCampaign.Model model = campaign.model(seed);
     SplittableRandom plans = new SplittableRandom(TxnWorkload.mix(seed, -1));
     for (int k = 1; k <= kills; k++) {
-      KillPlan plan = KillPlan.draw(plans, campaign.maxAcksBeforeKill());
+      KillPlan plan = campaign.drawKill(plans);
       ChildRun run;
       try (ChildJvm child =
-          ChildJvm.start(db, campaign.name(), seed, stderr, "crash-" + campaign.name() + "-" + k)) {
+          ChildJvm.start(
+              db,
+              campaign.name(),
+              seed,
+              campaign.childHeap(),
+              stderr,
+              "crash-" + campaign.name() + "-" + k)) {
         run = drive(child, plan);
       }
       tally.kills = k;
       try {
         verifyKill(campaign, model, run, db, copy, tally);
       } catch (AssertionError | RuntimeException e) {
-        System.out.println(tally.summary(campaign.name(), 1, testSeed).line());
+        System.out.println(tally.summary(campaign.name(), 1, testSeed, model).line());
         String where = "kill " + k + " of " + kills + " (" + plan + ", in " + run.phase() + ")";
         throw new AssertionError(failure(campaign, where, run, db, copy, stderr, e), e);
       }
       deleteTree(copy);
     }
-    Summary s = tally.summary(campaign.name(), 0, testSeed);
+    try {
+      model.finish(db);
+    } catch (AssertionError | RuntimeException e) {
+      System.out.println(tally.summary(campaign.name(), 1, testSeed, model).line());
+      throw new AssertionError(
+          "crash campaign "
+              + campaign.name()
+              + " failed after its last kill: "
+              + e.getMessage()
+              + "\n"
+              + reproduce
+              + "\nthe database: "
+              + db,
+          e);
+    }
+    Summary s = tally.summary(campaign.name(), 0, testSeed, model);
     System.out.println(s.line());
     return s;
   }
@@ -199,16 +223,18 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
     copy(db, copy);
     long acked = Math.max(tally.units, run.lastAck());
     long units;
+    model.observe(run.lines());
     try (Database d = Database.open(copy, campaign.options())) {
       tally.recoveries++;
       units = model.unitsIn(d);
-      checkUnits(units, acked, run.lastBegin());
+      model.checkUnits(units, acked, run.lastBegin());
       tally.rows += model.verify(d, units);
       DatabaseCheck.Report report = d.check();
       if (!report.clean()) {
         throw new AssertionError("db.check() finds: " + String.join("; ", report.problems()));
       }
     }
+    model.afterKill(copy);
     if (run.lastBegin() > acked) {
       if (units > acked) {
         tally.whole++;
@@ -230,11 +256,15 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
   private ChildRun drive(ChildJvm child, KillPlan plan) throws InterruptedException {
     long deadline = System.nanoTime() + LINE_TIMEOUT_NANOS;
     int acks = 0;
+    int phases = 0;
     for (ChildLine l = child.next(deadline); l != null; l = child.next(deadline)) {
       if (l.is(ChildLine.ACK)) {
         acks++;
       }
-      if (plan.isTarget(l, acks)) {
+      if (plan.isPhase(l)) {
+        phases++;
+      }
+      if (plan.isTarget(l, acks, phases)) {
         TimeUnit.NANOSECONDS.sleep(plan.delayNanos());
         break;
       }
@@ -247,7 +277,7 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
   }
 
   /** The shared rule: every acknowledged unit is there, plus at most the one that had begun. */
-  private static void checkUnits(long units, long acked, long lastBegin) {
+  static void checkUnits(long units, long acked, long lastBegin) {
     if (units < acked) {
       throw new AssertionError(
           "acknowledged unit "

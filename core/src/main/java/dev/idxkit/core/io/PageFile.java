@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import net.openhft.chronicle.bytes.MappedBytesStore;
@@ -60,18 +61,27 @@ public final class PageFile implements AutoCloseable {
 
   /** Opens (creating if {@code create}) a page file; read-only files refuse writes. */
   public static PageFile open(Path path, int pageSize, boolean create, boolean readOnly) {
+    return open(path, pageSize, create, readOnly, FileIo.DEFAULT);
+  }
+
+  /**
+   * As {@link #open(Path, int, boolean, boolean)}, with the file's channel opened by {@code io}.
+   */
+  public static PageFile open(
+      Path path, int pageSize, boolean create, boolean readOnly, FileIo io) {
     FileChannel ch = null;
     try {
       ch =
           readOnly
-              ? FileChannel.open(path, StandardOpenOption.READ)
+              ? io.open(path, Set.of(StandardOpenOption.READ))
               : create
-                  ? FileChannel.open(
+                  ? io.open(
                       path,
-                      StandardOpenOption.READ,
-                      StandardOpenOption.WRITE,
-                      StandardOpenOption.CREATE_NEW)
-                  : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                      Set.of(
+                          StandardOpenOption.READ,
+                          StandardOpenOption.WRITE,
+                          StandardOpenOption.CREATE_NEW))
+                  : io.open(path, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE));
       MappedFile mf = MappedFile.of(path.toFile(), CHUNK, 0, true);
       return new PageFile(path, pageSize, ch, mf);
     } catch (IOException e) {

@@ -2,12 +2,14 @@ package dev.idxkit.core.meta;
 
 import dev.idxkit.core.CorruptDatabaseException;
 import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.io.FileIo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 /**
@@ -56,13 +58,19 @@ public final class MetaFile implements AutoCloseable {
 
   /** Creates a new meta file holding {@code payload} as generation {@code generation}. */
   public static MetaFile create(Path path, long generation, byte[] payload) {
+    return create(path, generation, payload, FileIo.DEFAULT);
+  }
+
+  /** As {@link #create(Path, long, byte[])}, with the file's channel opened by {@code io}. */
+  public static MetaFile create(Path path, long generation, byte[] payload, FileIo io) {
     try {
       FileChannel ch =
-          FileChannel.open(
+          io.open(
               path,
-              StandardOpenOption.READ,
-              StandardOpenOption.WRITE,
-              StandardOpenOption.CREATE_NEW);
+              Set.of(
+                  StandardOpenOption.READ,
+                  StandardOpenOption.WRITE,
+                  StandardOpenOption.CREATE_NEW));
       MetaFile f = new MetaFile(path, ch);
       f.current = new Slot(1, -1, 0, 0, "empty");
       f.other = new Slot(0, -1, 0, 0, "empty");
@@ -75,12 +83,17 @@ public final class MetaFile implements AutoCloseable {
 
   /** Opens an existing meta file; the caller reads {@link #readCurrent()}. */
   public static MetaFile open(Path path, boolean readOnly) {
+    return open(path, readOnly, FileIo.DEFAULT);
+  }
+
+  /** As {@link #open(Path, boolean)}, with the file's channel opened by {@code io}. */
+  public static MetaFile open(Path path, boolean readOnly, FileIo io) {
     FileChannel ch;
     try {
       ch =
           readOnly
-              ? FileChannel.open(path, StandardOpenOption.READ)
-              : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+              ? io.open(path, Set.of(StandardOpenOption.READ))
+              : io.open(path, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE));
     } catch (IOException e) {
       throw new IdxkitIOException("cannot open " + path, e);
     }

@@ -6,6 +6,7 @@ import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.io.AsyncWriter;
+import dev.idxkit.core.io.FileIo;
 import dev.idxkit.core.io.PageFile;
 import dev.idxkit.core.meta.FreeList;
 import dev.idxkit.core.meta.MetaCodec;
@@ -105,7 +106,7 @@ public final class Store implements AutoCloseable {
         openArea(a, name, false);
       }
     }
-    this.wal = Wal.open(dir.resolve("wal"), pageSize, options.readOnly());
+    this.wal = Wal.open(dir.resolve("wal"), pageSize, options.readOnly(), options.fileIo());
     this.recovery = recover();
   }
 
@@ -128,11 +129,12 @@ public final class Store implements AutoCloseable {
     for (var e : initialAreas.entrySet()) {
       checkAreaName(e.getValue());
       b.area(e.getKey(), e.getValue());
-      writeAreaFile(dir, options.pageSize(), e.getKey(), e.getValue(), id);
+      writeAreaFile(dir, options.pageSize(), e.getKey(), e.getValue(), id, options.fileIo());
     }
     MetaState m = b.build();
-    MetaFile.create(dir.resolve("meta"), 1, MetaCodec.encode(m, List.of())).close();
-    Wal w = Wal.open(dir.resolve("wal"), options.pageSize(), false);
+    MetaFile.create(dir.resolve("meta"), 1, MetaCodec.encode(m, List.of()), options.fileIo())
+        .close();
+    Wal w = Wal.open(dir.resolve("wal"), options.pageSize(), false, options.fileIo());
     w.reset();
     w.close();
     return open(dir, options);
@@ -149,7 +151,7 @@ public final class Store implements AutoCloseable {
     DirectoryLock lock = DirectoryLock.acquire(dir, options.readOnly());
     MetaFile mf = null;
     try {
-      mf = MetaFile.open(dir.resolve("meta"), options.readOnly());
+      mf = MetaFile.open(dir.resolve("meta"), options.readOnly(), options.fileIo());
       MetaCodec.Decoded meta;
       try {
         meta = MetaCodec.decode(mf.readCurrent());
@@ -471,7 +473,7 @@ public final class Store implements AutoCloseable {
     } catch (IOException e) {
       throw new IdxkitIOException("cannot replace unreferenced area file " + file, e);
     }
-    writeAreaFile(dir, pageSize, area, name, current.dbId());
+    writeAreaFile(dir, pageSize, area, name, current.dbId(), options.fileIo());
     openArea(area, name, true);
   }
 
@@ -695,7 +697,9 @@ public final class Store implements AutoCloseable {
   }
 
   private void openArea(int area, String name, boolean created) {
-    PageFile f = PageFile.open(dir.resolve(name + ".area"), pageSize, false, options.readOnly());
+    PageFile f =
+        PageFile.open(
+            dir.resolve(name + ".area"), pageSize, false, options.readOnly(), options.fileIo());
     try {
       AreaHeader.verify(f, area, name, current.dbId());
     } catch (RuntimeException e) {
@@ -707,8 +711,9 @@ public final class Store implements AutoCloseable {
     areas = a;
   }
 
-  private static void writeAreaFile(Path dir, int pageSize, int area, String name, UUID dbId) {
-    PageFile f = PageFile.open(dir.resolve(name + ".area"), pageSize, true, false);
+  private static void writeAreaFile(
+      Path dir, int pageSize, int area, String name, UUID dbId, FileIo io) {
+    PageFile f = PageFile.open(dir.resolve(name + ".area"), pageSize, true, false, io);
     try {
       ByteBuffer b = ByteBuffer.allocateDirect(pageSize);
       Page p = new Page(net.openhft.chronicle.bytes.BytesStore.wrap(b), 0, pageSize);

@@ -1,6 +1,7 @@
 package dev.idxkit.core.wal;
 
 import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.io.FileIo;
 import dev.idxkit.core.page.Page;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32C;
 import net.openhft.chronicle.bytes.BytesStore;
@@ -62,15 +64,21 @@ public final class Wal implements AutoCloseable {
 
   /** Opens or creates the log file; the caller runs recovery, then {@link #reset} or resumes. */
   public static Wal open(Path path, int pageSize, boolean readOnly) {
+    return open(path, pageSize, readOnly, FileIo.DEFAULT);
+  }
+
+  /** As {@link #open(Path, int, boolean)}, with the log's channel opened by {@code io}. */
+  public static Wal open(Path path, int pageSize, boolean readOnly, FileIo io) {
     try {
       FileChannel ch =
           readOnly
-              ? FileChannel.open(path, StandardOpenOption.READ)
-              : FileChannel.open(
+              ? io.open(path, Set.of(StandardOpenOption.READ))
+              : io.open(
                   path,
-                  StandardOpenOption.READ,
-                  StandardOpenOption.WRITE,
-                  StandardOpenOption.CREATE);
+                  Set.of(
+                      StandardOpenOption.READ,
+                      StandardOpenOption.WRITE,
+                      StandardOpenOption.CREATE));
       Wal w = new Wal(path, ch, pageSize);
       w.scratch(1 << 20);
       w.end = ch.size();

@@ -76,6 +76,11 @@ public final class Run {
     return group;
   }
 
+  /** The space its files belong to (and whose {@code FileIo} opens them). */
+  TempSpace space() {
+    return space;
+  }
+
   /** Number of entries. */
   public long entries() {
     return entriesBefore[blocks];

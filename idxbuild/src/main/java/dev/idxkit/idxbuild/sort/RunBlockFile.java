@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
 
 /**
  * The files of one {@link Run} as seen by one {@link RunReader}: opens each segment on first use,
@@ -99,7 +100,10 @@ final class RunBlockFile {
       }
       FileChannel c = channels[segment];
       if (c == null) {
-        c = FileChannel.open(run.segments().get(segment).path(), StandardOpenOption.READ);
+        c =
+            run.space()
+                .io()
+                .open(run.segments().get(segment).path(), Set.of(StandardOpenOption.READ));
         channels[segment] = c;
       }
       return c;

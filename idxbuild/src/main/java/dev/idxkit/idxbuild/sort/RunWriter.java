@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Writes one sorted run of a sort group to {@link TempSpace} segments, in the block format of
@@ -232,7 +233,7 @@ public final class RunWriter implements AutoCloseable {
     long at = segment.size() - length;
     try {
       if (channel == null) {
-        channel = FileChannel.open(segment.path(), StandardOpenOption.WRITE);
+        channel = space.io().open(segment.path(), Set.of(StandardOpenOption.WRITE));
       }
       ByteBuffer buf = ByteBuffer.wrap(block, 0, length);
       while (buf.hasRemaining()) {

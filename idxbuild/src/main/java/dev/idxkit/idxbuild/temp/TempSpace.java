@@ -1,6 +1,7 @@
 package dev.idxkit.idxbuild.temp;
 
 import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.io.FileIo;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileStore;
@@ -36,7 +37,12 @@ import java.util.function.ToLongFunction;
  *
  * <p>Files are named {@code <prefix>-g<group>-<n>.srt.tmp} so a human who finds one knows what it
  * is; an existing file of that name (left by a crashed rebuild with the same prefix) is never
- * touched: the next {@code n} is used.
+ * touched: the next {@code n} is used. A process killed with SIGKILL cannot delete its files, so
+ * {@link #deleteLeftovers()} exists for an owner that can prove no one else uses its prefix (the
+ * rebuilder: its prefix names the database, and it holds the database's exclusive lock).
+ *
+ * <p>Channels of the segments are opened through the {@link FileIo} given at construction (the
+ * database's), so tests can make sort files fail the way a full or failing disk does.
  *
  * <p>Thread-safe: several groups spill concurrently. Every method takes one lock, held for the
  * bookkeeping and the create/delete call only; writes happen outside it.
@@ -77,6 +83,7 @@ public final class TempSpace implements AutoCloseable {
 
   private final SrtFile srt;
   private final String prefix;
+  private final FileIo io;
   private final List<Dir> dirs = new ArrayList<>();
   private final Map<Integer, Integer> groupDir = new HashMap<>();
   private final Map<Integer, Integer> groupSeq = new HashMap<>();
@@ -91,6 +98,13 @@ public final class TempSpace implements AutoCloseable {
    * @param prefix the start of every file name, e.g. {@code "idxbuild-tpch"}: no path separators
    */
   public TempSpace(SrtFile srt, String prefix) {
+    this(srt, prefix, FileIo.DEFAULT);
+  }
+
+  /**
+   * As {@link #TempSpace(SrtFile, String)}, with the channels of its files opened by {@code io}.
+   */
+  public TempSpace(SrtFile srt, String prefix, FileIo io) {
     if (prefix == null
         || prefix.isEmpty()
         || prefix.indexOf('/') >= 0
@@ -101,6 +115,7 @@ public final class TempSpace implements AutoCloseable {
     }
     this.srt = srt;
     this.prefix = prefix;
+    this.io = java.util.Objects.requireNonNull(io, "io");
     for (SrtFile.Entry e : srt.entries()) {
       dirs.add(new Dir(e));
     }
@@ -241,6 +256,43 @@ public final class TempSpace implements AutoCloseable {
 
   public SrtFile srt() {
     return srt;
+  }
+
+  /** Opens the channels of this space's files (run writers and readers use it). */
+  public FileIo io() {
+    return io;
+  }
+
+  /**
+   * Deletes every file in the sort directories named like this space's own ({@code
+   * <prefix>-g<group>-<n>.srt.tmp}) that this space did not create: the files of an earlier owner
+   * of the prefix that was killed before it could delete them. Call it only when no one else can be
+   * using the prefix. Returns the files deleted.
+   */
+  public synchronized List<Path> deleteLeftovers() {
+    ensureOpen();
+    java.util.regex.Pattern own =
+        java.util.regex.Pattern.compile(
+            java.util.regex.Pattern.quote(prefix) + "-g[0-9]+-[0-9]+\\.srt\\.tmp");
+    Set<Path> seen = new LinkedHashSet<>();
+    List<Path> deleted = new ArrayList<>();
+    for (Dir d : dirs) {
+      if (!seen.add(d.entry.dir())) {
+        continue;
+      }
+      try (var files = Files.newDirectoryStream(d.entry.dir())) {
+        for (Path f : files) {
+          if (own.matcher(f.getFileName().toString()).matches() && !created.contains(f)) {
+            Files.deleteIfExists(f);
+            deleted.add(f);
+          }
+        }
+      } catch (IOException e) {
+        throw new IdxkitIOException(
+            "cannot delete sort files left in sort directory " + d.entry.dir(), e);
+      }
+    }
+    return deleted;
   }
 
   /**
