@@ -1,6 +1,7 @@
 package dev.idxkit.cli;
 
 import dev.idxkit.cli.commands.AnalyzeCommand;
+import dev.idxkit.cli.commands.BenchCommand;
 import dev.idxkit.cli.commands.CheckCommand;
 import dev.idxkit.cli.commands.CreateCommand;
 import dev.idxkit.cli.commands.DemoCommand;
@@ -63,6 +64,7 @@ import picocli.CommandLine.Spec;
       ScanCommand.class,
       DumpCommand.class,
       ServeCommand.class,
+      BenchCommand.class,
       AutoComplete.GenerateCompletion.class
     },
     footer = {

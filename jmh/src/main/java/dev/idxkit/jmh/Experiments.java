@@ -37,9 +37,19 @@ public final class Experiments {
           new Experiment(
               "durability",
               "dev.idxkit.jmh.experiments.DurabilityBench",
-              "commits/s under sync and async, and checkpoint flush vs sequential write")
-          // issue 7 part 2 (dev.idxkit.jmh.peers) adds compare, idxbuild and load here.
-          );
+              "commits/s under sync and async, and checkpoint flush vs sequential write"),
+          new Experiment(
+              "compare",
+              "dev.idxkit.jmh.peers.CompareBench",
+              "bulk build, point lookups and range scans vs SQLite, H2, RocksDB, LMDB, MapDB"),
+          new Experiment(
+              "idxbuild",
+              "dev.idxkit.jmh.peers.IdxbuildBench",
+              "rebuild of the six TPC-H lineitem indexes vs CREATE INDEX in SQLite and H2"),
+          new Experiment(
+              "load",
+              "dev.idxkit.jmh.peers.LoadBench",
+              "TPC-H lineitem load with deferred index build vs SQLite and H2"));
 
   private Experiments() {}
 

@@ -93,8 +93,7 @@ public final class BenchCommand implements Callable<Integer> {
 
   /**
    * Every experiment, in help order. Keep in step with {@code dev.idxkit.jmh.Experiments} (one line
-   * each; issue 7 part 2 adds {@code compare}, {@code idxbuild} and {@code load} from {@code
-   * dev.idxkit.jmh.peers} at the end).
+   * each; {@code BenchCommandIT} checks the two lists agree).
    */
   static final Map<String, Experiment> EXPERIMENTS =
       map(
@@ -113,7 +112,19 @@ public final class BenchCommand implements Callable<Integer> {
           new Experiment(
               "durability",
               "dev.idxkit.jmh.experiments.DurabilityBench",
-              "commits/s under sync and async, and checkpoint flush vs sequential write"));
+              "commits/s under sync and async, and checkpoint flush vs sequential write"),
+          new Experiment(
+              "compare",
+              "dev.idxkit.jmh.peers.CompareBench",
+              "bulk build, point lookups and range scans vs SQLite, H2, RocksDB, LMDB, MapDB"),
+          new Experiment(
+              "idxbuild",
+              "dev.idxkit.jmh.peers.IdxbuildBench",
+              "rebuild of the six TPC-H lineitem indexes vs CREATE INDEX in SQLite and H2"),
+          new Experiment(
+              "load",
+              "dev.idxkit.jmh.peers.LoadBench",
+              "TPC-H lineitem load with deferred index build vs SQLite and H2"));
 
   /** Seconds a stopped child gets to exit after SIGTERM before it is killed. */
   static final long STOP_GRACE_SECONDS = 10;
@@ -142,6 +153,14 @@ public final class BenchCommand implements Callable<Integer> {
       names = "--no-build",
       description = "Run jmh/target/benchmarks.jar as it is, even if older than the sources.")
   boolean noBuild;
+
+  @Option(
+      names = "--heap",
+      paramLabel = "SIZE",
+      description =
+          "Java heap of the experiment's JVM, as -Xmx takes it (e.g. 4g). Default: the JVM's"
+              + " (a quarter of RAM); idxbuild and load want 4g at their largest --memory.")
+  String heap;
 
   @Mixin CommonOptions common;
 
@@ -218,7 +237,15 @@ public final class BenchCommand implements Callable<Integer> {
           "no " + jar + " (run without --no-build, or ./mvnw -B -pl jmh -am package -DskipTests)");
     }
     checkClassInJar(jar, e);
-    List<String> command = childCommand(javaExecutable(), jvmFlags(home), jar, e.mainClass(), args);
+    List<String> flags = new ArrayList<>(jvmFlags(home));
+    if (heap != null) {
+      if (!heap.matches("[0-9]+[kKmMgG]?")) {
+        throw new ParameterException(
+            spec.commandLine(), "--heap " + heap + ": expected a size such as 512m or 4g");
+      }
+      flags.add("-Xmx" + heap);
+    }
+    List<String> command = childCommand(javaExecutable(), flags, jar, e.mainClass(), args);
     return run(command, Path.of("").toAbsolutePath(), out, err);
   }
 
