@@ -106,12 +106,10 @@ class CorruptionSweepIT {
     int total = plan.size() + runFileMutations;
     String line =
         String.format(
-            "corruption: %,d mutations, %d wrong answers (and %d answers of the known stale-meta"
-                + " bug, MetaFallbackTest), %d hangs, %d JVM crashes, %d out of memory, %d unclear"
-                + " errors; outcomes %s; by target %s; %.1f s; seed %d",
+            "corruption: %,d mutations, %d wrong answers, %d hangs, %d JVM crashes, %d out of"
+                + " memory, %d unclear errors; outcomes %s; by target %s; %.1f s; seed %d",
             total,
             outcomes.getOrDefault("WRONG", 0),
-            outcomes.getOrDefault("KNOWN_BUG", 0),
             outcomes.getOrDefault("HANG", 0),
             outcomes.getOrDefault("CRASH", 0),
             outcomes.getOrDefault("OOM", 0),
@@ -143,9 +141,6 @@ class CorruptionSweepIT {
     List<String> lines = new ArrayList<>();
     for (SweepDatabase.Base b : bases) {
       lines.add("BASE\t" + b.name() + "\t" + b.dir());
-      for (var e : b.fallback().entrySet()) {
-        lines.add("FALLBACK\t" + b.name() + "\t" + e.getKey() + "\t" + e.getValue());
-      }
       for (int k = 0; k < b.states().size(); k++) {
         for (var e : b.states().get(k).entrySet()) {
           lines.add("GOLDEN\t" + b.name() + "\t" + k + "\t" + e.getKey() + "\t" + e.getValue());

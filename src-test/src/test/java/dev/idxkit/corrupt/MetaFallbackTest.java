@@ -1,49 +1,42 @@
 package dev.idxkit.corrupt;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.CorruptDatabaseException;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.core.meta.MetaFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bug found by the corruption sweep: when the newest meta slot is damaged after the checkpoint that
- * wrote it has also reset the log, open falls back to the older slot silently - and that slot no
- * longer describes the files: the work between the two checkpoints is in the area files but not in
- * the older slot's row counts, page lists, roots and free lists, and the log that could have
- * replayed it was cut. Answers are wrong: row counts here; in the sweep's bases, where the work
- * between the checkpoints added a heap page, table scans silently miss that page's rows while index
- * entries point at them ("entry points at missing row 53:0"), and the free list may hold pages in
- * use, which the next write would overwrite. {@code db.check()} notices, but nothing stops the
- * open.
+ * The one bug the corruption sweep found: when the newest meta slot was damaged after the
+ * checkpoint that wrote it had also reset the log, open fell back to the older slot silently - and
+ * that slot no longer described the files: the work between the two checkpoints was in the area
+ * files but not in the older slot's row counts, page lists, roots and free lists, and the log that
+ * could have replayed it was cut. Table scans missed rows while index entries pointed at them, and
+ * the free list could hold pages in use.
  *
- * <p>The two-slot scheme is safe against a torn write of the slot being written (the log still
- * holds everything since the older slot then); it is not safe against later damage to the newest
- * slot. LMDB can fall back because it never overwrites pages the older meta references; this store
- * checkpoints pages in place. Possible fix: the log header records the generation (or checkpoint
- * LSN) it continues from, and open accepts the older slot only if the log still starts at or before
- * that slot's checkpoint; otherwise {@link CorruptDatabaseException} naming both slots.
- *
- * <p>Deterministic (no seed). The sweep ({@link CorruptionSweepIT}) counts these outcomes as {@code
- * KNOWN_BUG} rather than failures while this test is disabled.
+ * <p>The fix: every meta write records the salt of the log that follows it, and open accepts the
+ * older slot only while the log still carries that slot's salt, which is the case exactly when the
+ * newest slot was torn while being written (the log is reset after the meta write). These tests pin
+ * both sides: a damaged newest slot after the log moved on is refused, naming the meta file; a torn
+ * newest slot with the log as it was falls back and loses nothing. Deterministic (no seed).
  */
 class MetaFallbackTest {
   @TempDir Path tmp;
 
   @Test
-  @Disabled(
-      "bug: a damaged newest meta slot falls back to the older slot after the log was reset;"
-          + " work between the two checkpoints silently disappears from the meta")
   void aDamagedNewestMetaSlotIsNotReplacedByAStaleOne() throws IOException {
     Path dir = tmp.resolve("db");
     try (Database db = Database.create(dir)) {
@@ -55,17 +48,36 @@ class MetaFallbackTest {
       db.checkpoint(); // the newest slot: 200 rows; the log is cut back to its header
     }
     damageNewestAnchor(dir.resolve("meta"));
-    // Either the open refuses (the right answer for damage it cannot repair) or it is right.
-    Database db;
-    try {
-      db = Database.open(dir);
-    } catch (CorruptDatabaseException e) {
-      assertThat(e).hasMessageContaining(dir.resolve("meta").toString());
-      return;
+    assertThatThrownBy(() -> Database.open(dir))
+        .isInstanceOf(CorruptDatabaseException.class)
+        .hasMessageContaining(dir.resolve("meta").toString())
+        .hasMessageContaining("out of date");
+    // Refusing changed nothing: the same answer again, read-only too.
+    assertThatThrownBy(() -> Database.open(dir, DatabaseOptions.defaults().readOnly()))
+        .isInstanceOf(CorruptDatabaseException.class);
+  }
+
+  @Test
+  void aNewestSlotTornWhileBeingWrittenFallsBackAndLosesNothing() throws IOException {
+    Path dir = tmp.resolve("db");
+    Path logBefore = tmp.resolve("wal-before-checkpoint");
+    try (Database db = Database.create(dir)) {
+      db.execute("CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(20))");
+      Table t = db.table("t");
+      insert(db, t, 0, 100);
+      db.checkpoint();
+      insert(db, t, 100, 200);
+      Files.copy(dir.resolve("wal"), logBefore); // rows 100..199 are only in the log here
+      db.checkpoint();
     }
-    try (db) {
-      assertThat(db.table("t").rowCount()).as("rows after the fallback").isEqualTo(200);
+    // A crash in the middle of the last checkpoint's meta write: the slot is torn and the log was
+    // never reset.
+    Files.copy(logBefore, dir.resolve("wal"), StandardCopyOption.REPLACE_EXISTING);
+    damageNewestAnchor(dir.resolve("meta"));
+    try (Database db = Database.open(dir)) {
+      assertThat(db.table("t").rowCount()).isEqualTo(200);
       assertThat(db.index("t_pk").get(150L)).hasSize(1);
+      assertThat(db.check().clean()).isTrue();
     }
   }
 

@@ -63,8 +63,7 @@ final class SweepDatabase {
           + " CREATE INDEX s_grp ON s (grp, name DESC); CREATE INDEX s_name ON s (name);";
 
   /** A base: the directory to damage copies of, and the golden digests of each state. */
-  record Base(
-      String name, Path dir, List<Map<String, String>> states, Map<String, String> fallback) {}
+  record Base(String name, Path dir, List<Map<String, String>> states) {}
 
   static DatabaseOptions options() {
     return DatabaseOptions.defaults().withPageSize(4096).withCheckpointBytes(64L << 20);
@@ -206,35 +205,7 @@ final class SweepDatabase {
     // The base is the crash copy of the last state, never opened: its log holds every transaction.
     Path pristine = work.resolve(name + "-base");
     copyTree(work.resolve(name + "-state" + WAL_TXNS + "-raw"), pristine);
-    return new Base(name, pristine, List.copyOf(states), fallbackAnswers(pristine, work, name));
-  }
-
-  /**
-   * The answers of the base opened with its newest meta slot destroyed: the stale state of the
-   * disabled {@link MetaFallbackTest}. A meta mutation answering exactly this is that known bug,
-   * not a new one. Only the queries that answer there; empty if such an open fails.
-   */
-  private static Map<String, String> fallbackAnswers(Path base, Path work, String name) {
-    Path copy = work.resolve(name + "-fallback");
-    copyTree(base, copy);
-    try {
-      MetaFallbackTest.damageNewestAnchor(copy.resolve("meta"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    Map<String, String> out = new java.util.LinkedHashMap<>();
-    try (Database db = Database.open(copy, options().readOnly())) {
-      for (var q : Answers.queries().entrySet()) {
-        try {
-          out.put(q.getKey(), Answers.digest(q.getValue().apply(db)));
-        } catch (RuntimeException e) {
-          // this query fails on the stale state: a victim answering it is not this bug
-        }
-      }
-    } catch (RuntimeException e) {
-      return Map.of();
-    }
-    return out;
+    return new Base(name, pristine, List.copyOf(states));
   }
 
   /** A crash copy of the open database: a raw copy kept, and its golden answers from a reopen. */

@@ -39,9 +39,6 @@ import java.util.function.Function;
  *   <li>{@code WRONG} - an answer matches no acceptable state (the detail says whether the check
  *       noticed); {@code UNCLEAR} - an exception that is not an idxkit one or does not say where;
  *       {@code OOM}. The parent adds {@code HANG} and {@code CRASH}. These five fail the sweep.
- *   <li>{@code KNOWN_BUG} - a damaged meta file answered exactly as the base does with its newest
- *       slot destroyed: the stale older slot of {@link MetaFallbackTest} (disabled). Counted and
- *       printed, not failed, until that bug is fixed.
  * </ul>
  */
 public final class Victim {
@@ -51,7 +48,6 @@ public final class Victim {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     Map<String, Path> bases = new HashMap<>();
     Map<String, List<Map<String, String>>> golden = new HashMap<>();
-    Map<String, Map<String, String>> fallback = new HashMap<>();
     List<Mutation> mutations = new ArrayList<>();
     Path scratch = null;
     for (String l : Files.readAllLines(Path.of(args[0]), StandardCharsets.UTF_8)) {
@@ -70,10 +66,6 @@ public final class Victim {
           }
           states.get(k).put(g[2], g[3]);
         }
-        case "FALLBACK" -> {
-          String[] g = f[1].split("\t");
-          fallback.computeIfAbsent(g[0], k -> new LinkedHashMap<>()).put(g[1], g[2]);
-        }
         case "SCRATCH" -> scratch = Path.of(f[1]);
         case "MUT" -> mutations.add(Mutation.parse(f[1]));
         default -> throw new IllegalArgumentException("job line : " + l);
@@ -90,7 +82,7 @@ public final class Victim {
       m.apply(copy);
       String result;
       try {
-        result = evaluate(m, copy, golden.get(m.base()), fallback.getOrDefault(m.base(), Map.of()));
+        result = evaluate(m, copy, golden.get(m.base()));
       } catch (OutOfMemoryError e) {
         result = "OOM " + e;
       }
@@ -99,8 +91,7 @@ public final class Victim {
     }
   }
 
-  static String evaluate(
-      Mutation m, Path copy, List<Map<String, String>> states, Map<String, String> fallback) {
+  static String evaluate(Mutation m, Path copy, List<Map<String, String>> states) {
     int last = states.size() - 1;
     // Damage to the log may cost its later transactions (the torn-tail rule): any state is right.
     int from = m.file().equals("wal") ? 0 : last;
@@ -154,14 +145,6 @@ public final class Victim {
       if (all) {
         state = k;
       }
-    }
-    if (state < 0
-        && m.file().equals("meta")
-        && !fallback.isEmpty()
-        && answers.entrySet().stream()
-            .allMatch(a -> a.getValue().equals(fallback.get(a.getKey())))) {
-      return "KNOWN_BUG answers of the older meta slot (MetaFallbackTest, disabled); the check "
-          + (flagged ? "reported damage" : "was clean");
     }
     if (state < 0) {
       List<String> wrong = new ArrayList<>();

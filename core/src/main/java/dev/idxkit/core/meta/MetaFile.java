@@ -25,11 +25,18 @@ import java.util.zip.CRC32C;
  * file:   [anchor 0 @0][anchor 1 @512] ... payloads at 4096-aligned offsets ...
  * anchor:  0 u64 MAGIC "IDXKMETA"      8 u32 FORMAT_VERSION   12 u32 slot
  *         16 u64 generation           24 u64 payloadOffset   32 u32 payloadLength
- *         36 u32 payloadCrc32c        40..59 zero            60 u32 crc32c of [0,60)
+ *         36 u32 payloadCrc32c        40 u64 walSalt         48..59 zero
+ *         60 u32 crc32c of [0,60)
  * </pre>
  *
  * Write order: payload, anchor, one fsync. The anchor's checksum covers the payload's checksum, so
  * whatever part of the write reached the disk, a slot is either wholly valid or rejected.
+ *
+ * <p>Falling back is only right for a slot torn while it was being written. Each anchor therefore
+ * records the salt of the write-ahead log that follows it (the store resets the log with that salt
+ * right after the meta write), so the store can tell a torn newest slot (the log still carries the
+ * older slot's salt) from one damaged later (the log has moved on): see {@link #walSalt()}. A salt
+ * of 0 means "not recorded".
  */
 public final class MetaFile implements AutoCloseable {
   public static final long MAGIC = 0x4154454D4B584449L; // "IDXKMETA" little-endian
@@ -45,7 +52,7 @@ public final class MetaFile implements AutoCloseable {
   private Slot other;
 
   /** One slot's anchor as read: valid or the reason it is not. */
-  record Slot(int index, long generation, long offset, int length, String invalid) {
+  record Slot(int index, long generation, long offset, int length, long walSalt, String invalid) {
     boolean valid() {
       return invalid == null;
     }
@@ -58,11 +65,15 @@ public final class MetaFile implements AutoCloseable {
 
   /** Creates a new meta file holding {@code payload} as generation {@code generation}. */
   public static MetaFile create(Path path, long generation, byte[] payload) {
-    return create(path, generation, payload, FileIo.DEFAULT);
+    return create(path, generation, payload, 0, FileIo.DEFAULT);
   }
 
-  /** As {@link #create(Path, long, byte[])}, with the file's channel opened by {@code io}. */
-  public static MetaFile create(Path path, long generation, byte[] payload, FileIo io) {
+  /**
+   * As {@link #create(Path, long, byte[])}, recording {@code walSalt} (see {@link #walSalt()}),
+   * with the file's channel opened by {@code io}.
+   */
+  public static MetaFile create(
+      Path path, long generation, byte[] payload, long walSalt, FileIo io) {
     try {
       FileChannel ch =
           io.open(
@@ -72,9 +83,9 @@ public final class MetaFile implements AutoCloseable {
                   StandardOpenOption.WRITE,
                   StandardOpenOption.CREATE_NEW));
       MetaFile f = new MetaFile(path, ch);
-      f.current = new Slot(1, -1, 0, 0, "empty");
-      f.other = new Slot(0, -1, 0, 0, "empty");
-      f.write(generation, payload);
+      f.current = invalid(1, "empty");
+      f.other = invalid(0, "empty");
+      f.write(generation, payload, walSalt);
       return f;
     } catch (IOException e) {
       throw new IdxkitIOException("cannot create " + path, e);
@@ -129,6 +140,11 @@ public final class MetaFile implements AutoCloseable {
     return current.index();
   }
 
+  /** The salt of the log that follows the current slot, as written with it; 0 if not recorded. */
+  public long walSalt() {
+    return current.walSalt();
+  }
+
   /** Why the other slot is not current: null if it is valid (older), else the reason. */
   public String otherSlotProblem() {
     return other.invalid();
@@ -145,6 +161,11 @@ public final class MetaFile implements AutoCloseable {
 
   /** Writes {@code payload} as {@code generation} into the slot not holding the current one. */
   public void write(long generation, byte[] payload) {
+    write(generation, payload, 0);
+  }
+
+  /** As {@link #write(long, byte[])}, recording the salt of the log that will follow it. */
+  public void write(long generation, byte[] payload, long walSalt) {
     if (generation <= current.generation()) {
       throw new IllegalArgumentException(
           "meta generation " + generation + " (expected: > " + current.generation() + ")");
@@ -164,6 +185,7 @@ public final class MetaFile implements AutoCloseable {
     anchor.putLong(24, offset);
     anchor.putInt(32, payload.length);
     anchor.putInt(36, (int) crc.getValue());
+    anchor.putLong(40, walSalt);
     anchor.putInt(60, crc32c(anchor.array(), 0, 60));
     try {
       writeFully(ByteBuffer.wrap(payload), offset);
@@ -173,7 +195,7 @@ public final class MetaFile implements AutoCloseable {
       throw new IdxkitIOException("cannot write meta slot " + slot + " of " + path, e);
     }
     other = current;
-    current = new Slot(slot, generation, offset, payload.length, null);
+    current = new Slot(slot, generation, offset, payload.length, walSalt, null);
   }
 
   @Override
@@ -185,56 +207,50 @@ public final class MetaFile implements AutoCloseable {
     }
   }
 
+  private static Slot invalid(int slot, String why) {
+    return new Slot(slot, -1, 0, 0, 0, why);
+  }
+
   private Slot readAnchor(int slot) {
     try {
       ByteBuffer a = ByteBuffer.allocate(ANCHOR_SIZE).order(ByteOrder.LITTLE_ENDIAN);
       long pos = (long) slot * SLOT_STRIDE;
       while (a.hasRemaining()) {
         if (channel.read(a, pos + a.position()) < 0) {
-          return new Slot(slot, -1, 0, 0, "file ends before the anchor");
+          return invalid(slot, "file ends before the anchor");
         }
       }
       if (a.getLong(0) != MAGIC) {
-        return new Slot(slot, -1, 0, 0, "bad magic");
+        return invalid(slot, "bad magic");
       }
       int anchorCrc = crc32c(a.array(), 0, 60);
       if (a.getInt(60) != anchorCrc) {
-        return new Slot(
+        return invalid(
             slot,
-            -1,
-            0,
-            0,
             String.format(
                 "anchor checksum mismatch (expected: 0x%08x, actual: 0x%08x)",
                 a.getInt(60), anchorCrc));
       }
       if (a.getInt(8) != FORMAT_VERSION) {
-        return new Slot(
-            slot,
-            -1,
-            0,
-            0,
-            "format version " + a.getInt(8) + " (expected: " + FORMAT_VERSION + ")");
+        return invalid(
+            slot, "format version " + a.getInt(8) + " (expected: " + FORMAT_VERSION + ")");
       }
       long gen = a.getLong(16);
       long off = a.getLong(24);
       int len = a.getInt(32);
       if (off < PAYLOAD_START || len < 0 || len > MAX_PAYLOAD || off + len > channel.size()) {
-        return new Slot(slot, -1, 0, 0, "payload " + off + "+" + len + " outside the file");
+        return invalid(slot, "payload " + off + "+" + len + " outside the file");
       }
       byte[] payload = readPayload(off, len);
       int actual = crc32c(payload, 0, len);
       if (actual != a.getInt(36)) {
-        return new Slot(
+        return invalid(
             slot,
-            -1,
-            0,
-            0,
             String.format(
                 "payload checksum mismatch (expected: 0x%08x, actual: 0x%08x)",
                 a.getInt(36), actual));
       }
-      return new Slot(slot, gen, off, len, null);
+      return new Slot(slot, gen, off, len, a.getLong(40), null);
     } catch (IOException e) {
       throw new IdxkitIOException("cannot read meta slot " + slot + " of " + path, e);
     }

@@ -107,7 +107,42 @@ public final class Store implements AutoCloseable {
       }
     }
     this.wal = Wal.open(dir.resolve("wal"), pageSize, options.readOnly(), options.fileIo());
+    checkMetaMatchesLog();
     this.recovery = recover();
+  }
+
+  /**
+   * Refuses to open from the older meta slot when the newest one was written whole and damaged
+   * later. Every meta write records the salt of the log that follows it, and the log is reset with
+   * that salt right after. So when open had to fall back (the other slot is unreadable), the older
+   * slot still describes the files only if the log carries its salt: the newest slot was torn while
+   * being written, before the reset. A log with another salt continues from a newer meta than the
+   * one left, and the work between the two is in the area files but in no meta and no log;
+   * answering from the older slot would silently lose it or point at the wrong pages.
+   */
+  private void checkMetaMatchesLog() {
+    String otherProblem = metaFile.otherSlotProblem();
+    long metaSalt = metaFile.walSalt();
+    if (otherProblem == null || metaSalt == 0) {
+      return; // the newest slot is the current one, or a file from before salts were recorded
+    }
+    long logSalt = wal.headerSalt();
+    if (logSalt == metaSalt || (logSalt == 0 && metaFile.generation() == 1)) {
+      return; // a torn write of the newest slot, or a create stopped before the log was made
+    }
+    closeFilesAfterFailedOpen();
+    throw new CorruptDatabaseException(
+        metaFile.path(),
+        "meta slot "
+            + (1 - metaFile.currentSlot())
+            + " is damaged ("
+            + otherProblem
+            + ") and the write-ahead log "
+            + (logSalt == 0 ? "has no valid header" : "continues from it")
+            + ", so the other slot (generation "
+            + metaFile.generation()
+            + ") is out of date; opening from it would lose the work since; restore the"
+            + " database from a backup");
   }
 
   /** Creates a database directory (absent or empty) with the given areas and catalog. */
@@ -132,10 +167,11 @@ public final class Store implements AutoCloseable {
       writeAreaFile(dir, options.pageSize(), e.getKey(), e.getValue(), id, options.fileIo());
     }
     MetaState m = b.build();
-    MetaFile.create(dir.resolve("meta"), 1, MetaCodec.encode(m, List.of()), options.fileIo())
+    long salt = Wal.newSalt();
+    MetaFile.create(dir.resolve("meta"), 1, MetaCodec.encode(m, List.of()), salt, options.fileIo())
         .close();
     Wal w = Wal.open(dir.resolve("wal"), options.pageSize(), false, options.fileIo());
-    w.reset();
+    w.reset(salt);
     w.close();
     return open(dir, options);
   }
@@ -448,7 +484,15 @@ public final class Store implements AutoCloseable {
   /** Publishes a bulk session's meta: one meta write, then the new state becomes visible. */
   void publish(MetaState.Builder next, List<FreeList> nextFree) {
     MetaState m = next.generation(current.generation() + 1).checkpointLsn(lastLsn).build();
-    metaFile.write(m.generation(), MetaCodec.encode(m, nextFree));
+    // The session began with a checkpoint and holds the writer, so the log is empty: it is reset
+    // with a new salt like after a checkpoint, which is what lets open tell a torn newest slot from
+    // a damaged one (checkMetaMatchesLog).
+    boolean logEmpty = wal.size() <= Wal.HEADER_SIZE;
+    long salt = logEmpty ? Wal.newSalt() : 0;
+    metaFile.write(m.generation(), MetaCodec.encode(m, nextFree), salt);
+    if (logEmpty) {
+      wal.reset(salt);
+    }
     Lock w = visibility.writeLock();
     w.lock();
     try {
@@ -527,8 +571,9 @@ public final class Store implements AutoCloseable {
     long t2 = System.nanoTime();
     MetaState next =
         current.toBuilder().generation(current.generation() + 1).checkpointLsn(lastLsn).build();
-    metaFile.write(next.generation(), MetaCodec.encode(next, free));
-    wal.reset();
+    long salt = Wal.newSalt();
+    metaFile.write(next.generation(), MetaCodec.encode(next, free), salt);
+    wal.reset(salt);
     lastCheckpoint =
         new CheckpointStats(
             pages, (long) pages * pageSize, t1 - t0, t2 - t1, System.nanoTime() - t2);

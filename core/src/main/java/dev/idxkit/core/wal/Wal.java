@@ -115,7 +115,17 @@ public final class Wal implements AutoCloseable {
    * of the old log can never be mistaken for new ones.
    */
   public void reset() {
-    salt = ThreadLocalRandom.current().nextLong() | 1;
+    reset(newSalt());
+  }
+
+  /**
+   * As {@link #reset()} with a salt chosen beforehand (the meta written just before records it).
+   */
+  public void reset(long salt) {
+    if (salt == 0) {
+      throw new IllegalArgumentException("salt 0 means 'not recorded'");
+    }
+    this.salt = salt;
     ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     h.putLong(0, MAGIC);
     h.putInt(8, FORMAT_VERSION);
@@ -133,6 +143,33 @@ public final class Wal implements AutoCloseable {
       end = HEADER_SIZE;
       syncedTo = HEADER_SIZE;
     }
+  }
+
+  /** A fresh random salt, never 0. */
+  public static long newSalt() {
+    return ThreadLocalRandom.current().nextLong() | 1;
+  }
+
+  /** The salt in the header on disk, or 0 if the header is missing or invalid. */
+  public long headerSalt() {
+    ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    try {
+      while (h.hasRemaining()) {
+        if (channel.read(h, h.position()) < 0) {
+          return 0;
+        }
+      }
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot read the header of " + path, e);
+    }
+    return headerSalt(h, pageSize);
+  }
+
+  /** The salt of a header read into {@code h}, or 0 if it is not a valid header for this log. */
+  static long headerSalt(ByteBuffer h, int pageSize) {
+    boolean valid =
+        h.getLong(0) == MAGIC && h.getInt(28) == crc(h, 0, 28) && h.getInt(12) == pageSize;
+    return valid ? h.getLong(16) : 0;
   }
 
   /** Continues appending after recovery at {@code validEnd}, cutting off whatever follows. */

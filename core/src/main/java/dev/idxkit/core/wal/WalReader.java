@@ -59,13 +59,11 @@ public final class WalReader {
     if (size < Wal.HEADER_SIZE || !readFully(ch, header, 0)) {
       return new Result(0, checkpointLsn, 0, 0, false, "no header");
     }
-    if (header.getLong(0) != Wal.MAGIC
-        || header.getInt(28) != Wal.crc(header, 0, 28)
-        || header.getInt(12) != pageSize) {
+    long salt = Wal.headerSalt(header, pageSize);
+    if (salt == 0) {
       // A torn header can only come from a reset, after which the log held nothing.
       return new Result(0, checkpointLsn, 0, 0, false, "invalid header");
     }
-    long salt = header.getLong(16);
     ByteBuffer frame =
         ByteBuffer.allocateDirect(Wal.FRAME_HEADER + pageSize).order(ByteOrder.LITTLE_ENDIAN);
     BytesStore<?, ?> frameStore = BytesStore.wrap(frame);
