@@ -1,5 +1,8 @@
 package dev.idxkit.core.page;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 import net.openhft.chronicle.bytes.BytesStore;
 
@@ -23,6 +26,9 @@ import net.openhft.chronicle.bytes.BytesStore;
  * lock for committed pages, the transaction for private copies.
  */
 public final class Page {
+  private static final VarHandle BIG_ENDIAN_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
   public static final int FORMAT_VERSION = 1;
   public static final int HEADER_SIZE = 24;
   public static final int MIN_SIZE = 4096;
@@ -257,13 +263,6 @@ public final class Page {
   }
 
   private static long bigEndianLong(byte[] b, int i) {
-    return ((long) (b[i] & 0xFF) << 56)
-        | ((long) (b[i + 1] & 0xFF) << 48)
-        | ((long) (b[i + 2] & 0xFF) << 40)
-        | ((long) (b[i + 3] & 0xFF) << 32)
-        | ((long) (b[i + 4] & 0xFF) << 24)
-        | ((long) (b[i + 5] & 0xFF) << 16)
-        | ((long) (b[i + 6] & 0xFF) << 8)
-        | (b[i + 7] & 0xFFL);
+    return (long) BIG_ENDIAN_LONG.get(b, i); // one load and a byte swap, not eight loads
   }
 }
