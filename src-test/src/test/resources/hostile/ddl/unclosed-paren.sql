@@ -1,0 +1,6 @@
+-- the column list is never closed
+CREATE TABLE good (id BIGINT PRIMARY KEY);
+CREATE TABLE t (
+  id BIGINT NOT NULL,
+  name VARCHAR(10)
+;

@@ -1,0 +1,3 @@
+-- a block comment that never ends
+CREATE TABLE good (id BIGINT PRIMARY KEY);
+CREATE TABLE t (id BIGINT) /* no end
