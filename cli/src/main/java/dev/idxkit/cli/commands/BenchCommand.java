@@ -68,8 +68,9 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Run a whole-system experiment and write its figures as CSV, JSON and PNG",
-      "charts (default under ./bench-results/EXPERIMENT). The experiment runs in its",
+      "Run a whole-system experiment; write its figures as CSV, JSON and PNG charts.",
+      "",
+      "Files go under ./bench-results/EXPERIMENT by default. The experiment runs in its",
       "own JVM from jmh/target/benchmarks.jar, built first if missing or out of date.",
       "Options after EXPERIMENT are the experiment's: 'idxkit bench io --help'."
     },

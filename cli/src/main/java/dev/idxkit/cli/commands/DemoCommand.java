@@ -52,9 +52,11 @@ import picocli.CommandLine.Option;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "A tour in one command: create a TPC-H database, load orders and lineitem from the",
-      "built-in generator, rebuild every index, check everything, and run a few lookups and",
-      "range scans, printing each step's report. Needs no download and no server.",
+      "A tour in one command: a TPC-H database loaded, indexed, checked and queried.",
+      "",
+      "Creates a TPC-H database, loads orders and lineitem from the built-in generator,",
+      "rebuilds every index, checks everything, and runs a few lookups and range scans,",
+      "printing each step's report. Needs no download and no server.",
       "",
       "The database goes to --dir (default ./idxkit-demo); a directory left by an earlier",
       "demo is replaced, any other existing directory is refused."
@@ -121,8 +123,10 @@ public final class DemoCommand implements java.util.concurrent.Callable<Integer>
           d.schema().tables().size(),
           d.schema().indexes().size());
 
-      for (String table : List.of("orders", "lineitem")) {
-        step(out, "2. load " + table + " from the generator (indexes built at the end)");
+      List<String> tables = List.of("orders", "lineitem");
+      for (int i = 0; i < tables.size(); i++) {
+        String table = tables.get(i);
+        step(out, (2 + i) + ". load " + table + " from the generator (indexes built at the end)");
         LoadReport r =
             new Loader(
                     d,
@@ -135,7 +139,7 @@ public final class DemoCommand implements java.util.concurrent.Callable<Integer>
         session.guard().check();
       }
 
-      step(out, "3. rebuild every index (idxkit idxbuild all)");
+      step(out, "4. rebuild every index (idxkit idxbuild all)");
       IdxbuildOutput report = new IdxbuildOutput(out, db, false);
       RebuildReport rr =
           new IndexRebuild(
@@ -147,7 +151,7 @@ public final class DemoCommand implements java.util.concurrent.Callable<Integer>
       report.report(rr);
       session.guard().check();
 
-      step(out, "4. check every page, tree and entry (idxkit check)");
+      step(out, "5. check every page, tree and entry (idxkit check)");
       DatabaseCheck.Report check = d.check();
       long entries = check.indexes().values().stream().mapToLong(s -> s.entries()).sum();
       out.printf(
@@ -159,7 +163,7 @@ public final class DemoCommand implements java.util.concurrent.Callable<Integer>
           check.clean() ? "ok" : check.problems().size() + " problems");
       check.problems().stream().limit(10).forEach(p -> out.println("   " + p));
 
-      step(out, "5. look things up");
+      step(out, "6. look things up");
       lookups(out, d);
       out.printf(
           Locale.ROOT,

@@ -38,8 +38,10 @@ import picocli.CommandLine.Parameters;
     name = "idxbuild",
     mixinStandardHelpOptions = true,
     description = {
-      "Rebuild indexes from the table data: scan once, sort per group (in memory, or in runs",
-      "under the .srt directories), merge, build each B+tree bottom-up, and switch to the new",
+      "Rebuild indexes offline with a parallel external sort-merge (like proutil idxbuild).",
+      "",
+      "Scans the tables once, sorts per group (in memory, or in runs under the .srt",
+      "directories), merges, builds each B+tree bottom-up, and switches to the new",
       "trees in one meta write. Until then the old indexes stay usable; a failure, a crash or",
       "Ctrl-C leaves the database exactly as it was and deletes the temp files.",
       "",

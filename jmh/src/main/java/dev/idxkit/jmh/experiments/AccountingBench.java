@@ -59,10 +59,10 @@ import java.util.stream.Stream;
  *       --keep}; an unfinished one is kept for {@code --resume}.
  * </ol>
  *
- * <p>Sizes: the issue's {@code objects} table has 5,200,000 rows ({@code --objects 5200000}); the
- * default is 1,000,000 so that the load and three passes fit in 5 minutes on the shared 2-core
- * machine. Disk: about 300 bytes per object for both tables and their indexes. Memory: the loader's
- * chunks and the rebuilder's sort buffers during the load; the pass needs a few tallies.
+ * <p>Sizes: the {@code objects} table has 5,200,000 rows by default, the accounting program's size
+ * (about 3 minutes for the load and the three passes on 2 cores); {@code --objects 1000000} for a
+ * quick look. Disk: about 300 bytes per object for both tables and their indexes. Memory: the
+ * loader's chunks and the rebuilder's sort buffers during the load; the pass needs a few tallies.
  */
 public final class AccountingBench {
   static final String DATA_KEY = "bench:accounting-data";
@@ -82,7 +82,7 @@ public final class AccountingBench {
                 + "objects, look up each file's bitfile, and tally bytes by owner, group and account\n"
                 + "with 1, 2 and 4 readers; lookups/s in the clustered and the random phase.\n"
                 + "Checkpointed: after Ctrl-C or kill -9, --resume continues the pass.")
-        .option("--objects", "N", "1000000", "rows of objects (the issue's size: 5200000)")
+        .option("--objects", "N", "5200000", "rows of objects")
         .option("--clustered", "PERCENT", "30", "share of objects whose bitfiles came in a burst")
         .option("--readers", "LIST", "1,2,4", "reader counts to run the pass with")
         .option("--checkpoint", "LOOKUPS", "100000", "lookups between checkpoints")
