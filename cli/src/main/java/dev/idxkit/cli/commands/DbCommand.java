@@ -14,10 +14,12 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * A command on an existing database: the {@code DB} argument, {@code --verbose}, and opening the
@@ -25,7 +27,11 @@ import picocli.CommandLine.Spec;
  * only read. A missing directory is bad input (exit 2), a database held by a writer a failure (1).
  */
 abstract class DbCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "DB", description = "The database directory.")
+  @Parameters(
+      index = "0",
+      paramLabel = "DB",
+      description = "The database directory.",
+      converter = DbPath.class)
   Path db;
 
   @Mixin CommonOptions common;
@@ -83,6 +89,20 @@ abstract class DbCommand implements Callable<Integer> {
         + ": "
         + String.join(", ", all.subList(0, shown))
         + (all.size() > shown ? ", ... " + (all.size() - shown) + " more" : "");
+  }
+
+  /**
+   * The {@code DB} argument as a path; an empty one is refused while parsing (exit 2), before a
+   * command derives names from it (idxbuild and load look for {@code <name>.srt}).
+   */
+  static final class DbPath implements ITypeConverter<Path> {
+    @Override
+    public Path convert(String value) {
+      if (value.isBlank()) {
+        throw new TypeConversionException("'" + value + "' (expected: a database directory)");
+      }
+      return Path.of(value);
+    }
   }
 
   PrintWriter out() {

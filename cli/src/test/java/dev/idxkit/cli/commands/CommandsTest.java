@@ -335,6 +335,16 @@ class CommandsTest {
         .containsExactly("idxkit: interrupted; database " + db + " unchanged (opened read-only)");
   }
 
+  @Test
+  void emptyDatabaseArgumentIsBadInput() {
+    // Found by CliFuzzIT: idxbuild and load derived the .srt name from an empty DB and failed
+    // with "unexpected IllegalArgumentException" (exit 1).
+    for (String command : List.of("idxbuild", "load", "check")) {
+      expectBadInput(cli.run(command, "", "--table", "item"), "(DB): '' (expected: a database");
+    }
+    expectBadInput(cli.run("info", " "), "(DB): ' ' (expected: a database");
+  }
+
   private static void expectBadInput(Result r, String... fragments) {
     assertThat(r.exit()).as(r.toString()).isEqualTo(2);
     assertThat(r.errLines()).as(r.toString()).hasSize(1);
