@@ -72,7 +72,11 @@ import picocli.CommandLine.Spec;
       ExitCodes.INTERRUPTED_LINE
     })
 public final class CreateCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "DB", description = "The database directory to create.")
+  @Parameters(
+      index = "0",
+      paramLabel = "DB",
+      description = "The database directory to create.",
+      converter = DbCommand.DbPath.class)
   Path db;
 
   @ArgGroup(exclusive = true, multiplicity = "1")

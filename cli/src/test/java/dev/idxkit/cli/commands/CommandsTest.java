@@ -343,6 +343,8 @@ class CommandsTest {
       expectBadInput(cli.run(command, "", "--table", "item"), "(DB): '' (expected: a database");
     }
     expectBadInput(cli.run("info", " "), "(DB): ' ' (expected: a database");
+    // create took "" for the working directory: "cannot create database : directory is not empty"
+    expectBadInput(cli.run("create", "", "--tpch"), "(DB): '' (expected: a database");
   }
 
   private static void expectBadInput(Result r, String... fragments) {
