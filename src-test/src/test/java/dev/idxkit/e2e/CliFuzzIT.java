@@ -425,7 +425,10 @@ class CliFuzzIT {
             "--merge-threads", List.of("-mergethreads"),
             "--srt", List.of("-SS"),
             "--sf", List.of("scaleFactor"),
-            "--memory", List.of("memory :"));
+            "--memory", List.of("memory :"),
+            // a delimiter or quote that splits the header differently: the header is refused
+            "--delimiter", List.of("header does not match"),
+            "--quote", List.of("header does not match"));
 
     /** Adds {@code name value}; a refusal must name the option or the value. */
     private void option(String name, String value) {
