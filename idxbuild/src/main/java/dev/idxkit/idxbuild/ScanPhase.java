@@ -30,9 +30,10 @@ import net.openhft.chronicle.bytes.BytesStore;
  *
  * <p>The tables' heap pages are cut into chunks of {@value #CHUNK_PAGES} pages that the workers
  * take in turn, so threads stay busy whatever the table sizes. Each worker has its own buffer per
- * sort group, so the hot path takes no lock; a full buffer is sorted and written as a run by the
- * worker that filled it. At the end each worker's buffers are sorted and handed to their groups,
- * which merge them with the runs (a group that never spilled writes no temp file).
+ * sort group, so the hot path takes no lock; a full buffer is sorted by the worker that filled it
+ * and kept in memory or written as a run ({@link SortGroup#full}). At the end each worker's buffers
+ * are sorted and handed to their groups, which merge them with the runs (a group that never spilled
+ * writes no temp file).
  *
  * <p>Memory: {@code scanThreads × groups} buffers of the planned size. Disk: runs via the groups.
  */
@@ -172,7 +173,7 @@ final class ScanPhase {
         b = buffers[i] = g.newBuffer();
       }
       if (!b.add(e.array(), 0, e.length())) {
-        g.spill(b);
+        b = buffers[i] = g.full(b);
         if (!b.add(e.array(), 0, e.length())) {
           throw new IllegalStateException(
               "entry of "

@@ -210,6 +210,46 @@ class EntryBufferTest {
     return TestEntries.bytes(rnd, rnd.nextInt(10));
   }
 
+  @Test
+  void compactKeepsTheSortedEntriesAndTheirRanges() {
+    SplittableRandom rnd = Seeds.random(seed);
+    List<byte[]> in =
+        TestEntries.entries(rnd, 5_000, Shape.RANDOM, Shape.DUPLICATES, Shape.LONG_COMMON_PREFIX);
+    EntryBuffer b = new EntryBuffer(1 << 22);
+    for (byte[] e : in) {
+      assertThat(b.add(e)).isTrue();
+    }
+    b.sort();
+    b.compact();
+    List<byte[]> expected = TestEntries.sorted(in);
+    assertThat(b.bytesAllocated())
+        .as("exactly the entries and their pairs")
+        .isEqualTo(b.bytesUsed());
+    assertSameEntries(drain(b.source()), expected, "whole; " + repro);
+    byte[] from = expected.get(1000);
+    byte[] to = expected.get(4000);
+    assertSameEntries(
+        drain(b.source(from, to)),
+        expected.subList(firstAtOrAbove(expected, from), firstAtOrAbove(expected, to)),
+        "range; " + repro);
+    // Still a buffer: cleared, refilled and sorted again.
+    b.clear();
+    List<byte[]> again = TestEntries.entries(rnd, 300, Shape.RANDOM);
+    for (byte[] e : again) {
+      assertThat(b.add(e)).isTrue();
+    }
+    b.sort();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(again), "refilled; " + repro);
+  }
+
+  private static int firstAtOrAbove(List<byte[]> sorted, byte[] key) {
+    int i = 0;
+    while (i < sorted.size() && Arrays.compareUnsigned(sorted.get(i), key) < 0) {
+      i++;
+    }
+    return i;
+  }
+
   private void check(List<byte[]> in, String what) {
     long bytes = 1024;
     for (byte[] e : in) {
