@@ -650,6 +650,7 @@ public final class Store implements AutoCloseable {
           WalReader.recover(
               wal,
               current.checkpointLsn(),
+              metaFile.walSalt(),
               new WalReader.Replay() {
                 @Override
                 public void page(int area, long pageNo, Page image) {
@@ -686,7 +687,9 @@ public final class Store implements AutoCloseable {
     metaDirty = r.transactions() > 0;
     checkAreaLengths();
     if (!options.readOnly()) {
-      if (!r.headerValid()) {
+      if (!r.headerValid() && r.transactions() == 0) {
+        // Nothing to keep; with replayed work the checkpoint below resets the log after the meta
+        // write, so a crash before then recovers the same way again.
         wal.reset();
       }
       try {

@@ -43,14 +43,26 @@ public final class WalReader {
    * {@code wal} to append after the last valid one (cutting the torn tail) unless read-only.
    */
   public static Result recover(Wal wal, long checkpointLsn, Replay replay, boolean readOnly) {
+    return recover(wal, checkpointLsn, 0, replay, readOnly);
+  }
+
+  /**
+   * As {@link #recover(Wal, long, Replay, boolean)}, knowing the salt the meta recorded for this
+   * log ({@code 0}: unknown). A log whose header is damaged is then still read, with that salt: its
+   * frames carry the salt themselves, so only frames of this log are replayed. The log is not
+   * positioned in that case; the caller checkpoints what was replayed, and only then resets it.
+   */
+  public static Result recover(
+      Wal wal, long checkpointLsn, long knownSalt, Replay replay, boolean readOnly) {
     try {
-      return read(wal, checkpointLsn, replay, readOnly);
+      return read(wal, checkpointLsn, knownSalt, replay, readOnly);
     } catch (IOException e) {
       throw new IdxkitIOException("cannot read write-ahead log " + wal.path(), e);
     }
   }
 
-  private static Result read(Wal wal, long checkpointLsn, Replay replay, boolean readOnly)
+  private static Result read(
+      Wal wal, long checkpointLsn, long knownSalt, Replay replay, boolean readOnly)
       throws IOException {
     var ch = wal.channel();
     long size = ch.size();
@@ -60,9 +72,13 @@ public final class WalReader {
       return new Result(0, checkpointLsn, 0, 0, false, "no header");
     }
     long salt = Wal.headerSalt(header, pageSize);
-    if (salt == 0) {
-      // A torn header can only come from a reset, after which the log held nothing.
-      return new Result(0, checkpointLsn, 0, 0, false, "invalid header");
+    boolean headerValid = salt != 0;
+    if (!headerValid) {
+      if (knownSalt == 0) {
+        // A torn header comes from a reset, after which the log held nothing.
+        return new Result(0, checkpointLsn, 0, 0, false, "invalid header");
+      }
+      salt = knownSalt; // damaged later: the frames still name their log
     }
     ByteBuffer frame =
         ByteBuffer.allocateDirect(Wal.FRAME_HEADER + pageSize).order(ByteOrder.LITTLE_ENDIAN);
@@ -169,10 +185,10 @@ public final class WalReader {
     } finally {
       frameStore.releaseLast();
     }
-    if (!readOnly) {
+    if (!readOnly && headerValid) {
       wal.resumeAt(validEnd, salt);
     }
-    return new Result(validEnd, lastLsn, txns, pages, true, stop);
+    return new Result(validEnd, lastLsn, txns, pages, headerValid, stop);
   }
 
   private static boolean readFully(java.nio.channels.FileChannel ch, ByteBuffer b, long pos)
