@@ -157,6 +157,15 @@ public final class Loader {
       throw new IllegalArgumentException(
           "a deferred load into " + table.name() + " needs an IndexBuild");
     }
+    if (!resume) {
+      // Open the input once before anything is written: a file that cannot be read or a CSV
+      // header that does not match the table is refused with the database untouched, instead of
+      // after the first checkpoint, which in the bulk modes has made the indexes inactive and left
+      // an unfinished load that only --restart clears.
+      try (RowSource probe = options.input().open(table.def(), null)) {
+        // opening checks the file, its encoding and its header
+      }
+    }
     // The sink first: a refused restart must leave the reject file of the interrupted load alone.
     RowSink sink;
     long tableRows;

@@ -73,6 +73,35 @@ class ResumeRulesTest {
   }
 
   @Test
+  void inputRefusedAtOpenLeavesTheDatabaseUntouched() throws IOException {
+    // Found by src-test's CliFuzzIT: a CSV header that did not match was refused (exit 2) only
+    // after the first checkpoint, leaving the indexes inactive and an unfinished load.
+    Path bad = tmp.resolve("bad.csv");
+    Files.writeString(bad, "a,b,c\n1,2,3\n");
+    for (IndexMode mode : IndexMode.values()) {
+      try (Database db = Database.create(tmp.resolve("db-" + mode))) {
+        db.execute(RandomLoadInput.DDL);
+        LoadOptions o =
+            LoadOptions.of("t", LoadInput.csv(bad, CsvOptions.defaults())).withIndexMode(mode);
+        assertThatThrownBy(() -> run(db, o))
+            .as("%s", mode)
+            .isInstanceOf(InvalidInputException.class)
+            .hasMessageContaining("header does not match table t");
+        LoadOptions missing =
+            LoadOptions.of("t", LoadInput.csv(tmp.resolve("nope.csv"), CsvOptions.defaults()))
+                .withIndexMode(mode);
+        assertThatThrownBy(() -> run(db, missing)).isInstanceOf(IdxkitException.class);
+        assertThat(Loader.unfinishedLoad(db, "t")).as("%s", mode).isEmpty();
+        assertThat(db.index("t_grp").isActive()).as("%s", mode).isTrue();
+        assertThat(db.index("t_pk").isActive()).as("%s", mode).isTrue();
+        // and a good load runs without --restart
+        assertThat(run(db, options(mode, StartMode.NEW)).outcome())
+            .isEqualTo(LoadOutcome.COMPLETED);
+      }
+    }
+  }
+
+  @Test
   void resumeWithNothingToResumeIsRefused() {
     try (Database db = Database.open(dir)) {
       assertThatThrownBy(() -> run(db, options(IndexMode.DEFERRED, StartMode.RESUME)))
