@@ -339,7 +339,7 @@ class CliFuzzIT {
               "region.csv",
               "--reject",
               "rej-" + n + ".txt");
-          // A load refused after its first checkpoint (a CSV header that does not match) stays
+          // A load that fails after its first checkpoint (too many rejects, a duplicate key) stays
           // unfinished, and later loads are refused naming it until one passes --restart.
           if (r.nextBoolean()) {
             args.add("--restart");
