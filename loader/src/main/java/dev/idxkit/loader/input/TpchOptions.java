@@ -16,7 +16,7 @@ public record TpchOptions(double scaleFactor, int rowsPerChunk) {
   public TpchOptions {
     if (!(scaleFactor > 0) || scaleFactor > 100_000) {
       throw new InvalidInputException(
-          "scaleFactor : " + scaleFactor + " (expected: > 0, <= 100000)");
+          "scaleFactor (--sf) : " + scaleFactor + " (expected: > 0, <= 100000)");
     }
     if (rowsPerChunk < 1) {
       throw new InvalidInputException("rowsPerChunk : " + rowsPerChunk + " (expected: >= 1)");

@@ -113,7 +113,7 @@ public enum TpchSchema {
       }
     }
     throw new InvalidInputException(
-        "TPC-H table : \""
+        "TPC-H table (--tpch) : \""
             + name
             + "\" (expected: one of region, nation, supplier, customer, part, partsupp, orders,"
             + " lineitem)");

@@ -131,9 +131,9 @@ class TpchSourceTest {
             "table region does not match TPC-H region: it lacks r_name, r_comment; expected"
                 + " exactly the columns r_regionkey, r_name, r_comment");
     assertThatThrownBy(() -> TpchSchema.of("lineitems"))
-        .hasMessageStartingWith("TPC-H table : \"lineitems\" (expected: one of region");
+        .hasMessageStartingWith("TPC-H table (--tpch) : \"lineitems\" (expected: one of region");
     assertThatThrownBy(() -> TpchOptions.scale(0))
-        .hasMessage("scaleFactor : 0.0 (expected: > 0, <= 100000)");
+        .hasMessage("scaleFactor (--sf) : 0.0 (expected: > 0, <= 100000)");
   }
 
   @Test
