@@ -44,7 +44,8 @@ public record RebuildOptions(
     check("mergeBlockKb (-TMB)", mergeBlockKb, 8, 4096);
     check("leafFill (-pfactor)", leafFill, 10, 100);
     if (memoryBytes < (64L << 10)) {
-      throw new InvalidInputException("memory (--memory) : " + memoryBytes + " bytes (expected: >= 64 KiB)");
+      throw new InvalidInputException(
+          "memory (--memory) : " + memoryBytes + " bytes (expected: >= 64 KiB)");
     }
     if (selection == null || srt == null) {
       throw new NullPointerException("selection and srt are required");
