@@ -43,6 +43,9 @@ import java.util.List;
  * every directory exists and can be written.
  */
 public final class SrtFile {
+  /** Start of the name of the file that checks a directory is writable. */
+  public static final String PROBE_PREFIX = ".idxkit-probe-";
+
   /** The largest limit whose byte count still fits in a long. */
   public static final long MAX_LIMIT_KB = Long.MAX_VALUE / 1024;
 
@@ -162,7 +165,8 @@ public final class SrtFile {
     // and full quotas, which is what a rebuild at 3 a.m. would otherwise find out an hour in.
     Path probe;
     try {
-      probe = Files.createTempFile(dir, ".idxkit-probe-", ".tmp");
+      // The pid in the name lets a later rebuild delete the probe of a process killed right here.
+      probe = Files.createTempFile(dir, PROBE_PREFIX + ProcessHandle.current().pid() + "-", ".tmp");
     } catch (AccessDeniedException e) {
       return "directory " + dir + " is not writable (permission denied)";
     } catch (IOException e) {

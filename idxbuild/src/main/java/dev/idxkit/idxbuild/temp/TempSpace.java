@@ -267,7 +267,8 @@ public final class TempSpace implements AutoCloseable {
    * Deletes every file in the sort directories named like this space's own ({@code
    * <prefix>-g<group>-<n>.srt.tmp}) that this space did not create: the files of an earlier owner
    * of the prefix that was killed before it could delete them. Call it only when no one else can be
-   * using the prefix. Returns the files deleted.
+   * using the prefix. Also deletes the directory probes of {@link SrtFile} left by processes that
+   * no longer run (the probe's name holds its pid). Returns the files deleted.
    */
   public synchronized List<Path> deleteLeftovers() {
     ensureOpen();
@@ -282,7 +283,8 @@ public final class TempSpace implements AutoCloseable {
       }
       try (var files = Files.newDirectoryStream(d.entry.dir())) {
         for (Path f : files) {
-          if (own.matcher(f.getFileName().toString()).matches() && !created.contains(f)) {
+          String name = f.getFileName().toString();
+          if ((own.matcher(name).matches() && !created.contains(f)) || deadProbe(name)) {
             Files.deleteIfExists(f);
             deleted.add(f);
           }
@@ -294,6 +296,23 @@ public final class TempSpace implements AutoCloseable {
     }
     return deleted;
   }
+
+  /** A directory probe ({@code .idxkit-probe-<pid>-<random>.tmp}) whose process is gone. */
+  static boolean deadProbe(String name) {
+    java.util.regex.Matcher m = PROBE.matcher(name);
+    if (!m.matches()) {
+      return false;
+    }
+    try {
+      return ProcessHandle.of(Long.parseLong(m.group(1))).isEmpty();
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+
+  private static final java.util.regex.Pattern PROBE =
+      java.util.regex.Pattern.compile(
+          java.util.regex.Pattern.quote(SrtFile.PROBE_PREFIX) + "([0-9]+)-[0-9]+\\.tmp");
 
   /**
    * Deletes every file this space created that still exists. Idempotent; afterwards no segment can

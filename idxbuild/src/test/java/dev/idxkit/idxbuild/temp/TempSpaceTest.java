@@ -244,6 +244,26 @@ class TempSpaceTest {
     }
   }
 
+  @Test
+  void leftoversIncludeTheDirectoryProbesOfProcessesThatAreGone() throws Exception {
+    Path a = Files.createDirectories(tmp.resolve("a"));
+    SrtFile srt = srt("0 " + a);
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Path dead = a.resolve(SrtFile.PROBE_PREFIX + gone.pid() + "-123.tmp");
+    Path alive = a.resolve(SrtFile.PROBE_PREFIX + ProcessHandle.current().pid() + "-456.tmp");
+    Path other = a.resolve(".idxkit-probe-notapid.tmp");
+    for (Path p : List.of(dead, alive, other)) {
+      Files.createFile(p);
+    }
+    try (TempSpace space = new TempSpace(srt, "idxbuild-x")) {
+      assertThat(space.deleteLeftovers()).containsExactly(dead);
+    }
+    assertThat(dead).doesNotExist();
+    assertThat(alive).exists();
+    assertThat(other).exists();
+  }
+
   private SrtFile srt(String... lines) throws IOException {
     Path f = Files.createTempFile(tmp, "t", ".srt");
     Files.writeString(f, String.join("\n", lines) + "\n");
