@@ -689,8 +689,11 @@ public final class Store implements AutoCloseable {
     if (!options.readOnly()) {
       if (!r.headerValid() && r.transactions() == 0) {
         // Nothing to keep; with replayed work the checkpoint below resets the log after the meta
-        // write, so a crash before then recovers the same way again.
-        wal.reset();
+        // write, so a crash before then recovers the same way again. The log gets back the salt the
+        // meta recorded for it: a random one would make a later open that finds the older slot
+        // damaged believe the newest one is out of date (checkMetaMatchesLog).
+        long salt = metaFile.walSalt();
+        wal.reset(salt != 0 ? salt : Wal.newSalt());
       }
       try {
         checkpointLocked();
