@@ -167,7 +167,7 @@ public final class IndexRebuild {
               scan.totalPages,
               "pages",
               options.scanThreads(),
-              worker -> scan.work(),
+              scan::work,
               scan.pagesDone::get));
 
       AtomicLong built = new AtomicLong();
@@ -184,7 +184,7 @@ public final class IndexRebuild {
               scan.keys.get(),
               "entries",
               Math.min(options.threads(), order.size()),
-              worker -> {
+              () -> {
                 int g;
                 while ((g = nextGroup.getAndIncrement()) < order.size()) {
                   cancel.check();
@@ -260,7 +260,7 @@ public final class IndexRebuild {
 
   /** A unit of a phase's work, run by each of its workers. */
   private interface Work {
-    void run(int worker) throws Exception;
+    void run() throws Exception;
   }
 
   /**
@@ -285,12 +285,11 @@ public final class IndexRebuild {
     List<Future<?>> futures = new ArrayList<>();
     try {
       for (int w = 0; w < n; w++) {
-        int worker = w;
         futures.add(
             pool.submit(
                 () -> {
                   try {
-                    work.run(worker);
+                    work.run();
                   } catch (Throwable e) {
                     if (failure.compareAndSet(null, e)) {
                       cancel.cancel(name + " failed");

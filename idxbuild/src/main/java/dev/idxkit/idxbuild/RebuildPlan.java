@@ -12,6 +12,7 @@ import dev.idxkit.core.page.PageAccess;
 import dev.idxkit.core.page.PageType;
 import dev.idxkit.core.record.HeapPage;
 import dev.idxkit.core.record.KeyExtractor;
+import dev.idxkit.idxbuild.sort.EntryBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -53,8 +54,8 @@ public record RebuildPlan(
     }
   }
 
-  /** Per-entry memory in a sort buffer beyond the entry bytes (offset and prefix arrays). */
-  static final int ENTRY_OVERHEAD = 16;
+  /** Per-entry memory in a sort buffer beyond the entry bytes (its prefix and reference). */
+  static final int ENTRY_OVERHEAD = EntryBuffer.INDEX_BYTES_PER_ENTRY;
 
   /** Entry bytes beyond the key: the u16 index id and the 8-byte RID. */
   static final int ENTRY_FRAME = 2 + Rid.BYTES;

@@ -95,23 +95,22 @@ final class ScanPhase {
   /** The body of one scan worker; returns when no chunk is left. */
   void work() {
     Worker w = new Worker();
-    try {
-      int c;
-      while ((c = next.getAndIncrement()) < chunks.size()) {
-        cancel.check();
-        w.scan(chunks.get(c));
-      }
-      w.handOver();
-    } finally {
-      w.releaseOnFailure();
+    int c;
+    while ((c = next.getAndIncrement()) < chunks.size()) {
+      cancel.check();
+      w.scan(chunks.get(c));
     }
+    w.handOver();
   }
 
   /** One worker's buffers and scratch space. */
   private final class Worker {
     private final EntryBuffer[] buffers = new EntryBuffer[groups.size()];
     private final KeyBuffer entry = new KeyBuffer(256);
-    private boolean handedOver;
+    // Counted here and added to the shared totals once per chunk: the workers would otherwise
+    // contend on one cache line for every row and every key.
+    private long chunkRows;
+    private long chunkKeys;
 
     void scan(Chunk c) {
       TableInfo t = c.table();
@@ -160,10 +159,14 @@ final class ScanPhase {
             }
             add(groupOfIndex[ix.id()], entry);
           }
-          rows.incrementAndGet();
+          chunkRows++;
         }
         pagesDone.incrementAndGet();
       }
+      rows.addAndGet(chunkRows);
+      keys.addAndGet(chunkKeys);
+      chunkRows = 0;
+      chunkKeys = 0;
     }
 
     private void add(SortGroup g, KeyBuffer e) {
@@ -182,7 +185,7 @@ final class ScanPhase {
                   + g.number());
         }
       }
-      keys.incrementAndGet();
+      chunkKeys++;
     }
 
     /** Sorted buffers go to their groups, for the final merge. */
@@ -193,13 +196,6 @@ final class ScanPhase {
           groups.get(i).keepInMemory(buffers[i]);
         }
         buffers[i] = null;
-      }
-      handedOver = true;
-    }
-
-    void releaseOnFailure() {
-      if (!handedOver) {
-        java.util.Arrays.fill(buffers, null);
       }
     }
   }

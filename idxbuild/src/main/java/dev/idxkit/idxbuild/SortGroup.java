@@ -131,10 +131,7 @@ final class SortGroup {
   EntryBuffer full(EntryBuffer b) {
     b.sort();
     if (reserve(b.bytesUsed())) {
-      b.compact();
-      synchronized (this) {
-        inMemory.add(b);
-      }
+      keepInMemory(b);
       return newBuffer();
     }
     writeRun(b);
@@ -185,7 +182,7 @@ final class SortGroup {
     }
   }
 
-  /** A worker's last, sorted buffer, kept for the final merge. */
+  /** A sorted buffer (a worker's last, or a full one there is room for), kept for the merge. */
   void keepInMemory(EntryBuffer b) {
     b.compact();
     synchronized (this) {
@@ -251,29 +248,13 @@ final class SortGroup {
       Map<Integer, IndexBuild> builders =
           merge(
               sources(runs, memory, null, null),
-              ix ->
-                  new IndexBuild(
-                      ix,
-                      new TreeBuilder(
-                          stream(streams, bulk, ix),
-                          pageSize(bulk),
-                          ix.area(),
-                          options.leafFill(),
-                          ix.name())),
+              ix -> new IndexBuild(ix, treeBuilder(streams, bulk, ix, false)),
               cancel,
               built);
       List<Built> out = new ArrayList<>();
       for (IndexInfo ix : plan.indexes()) {
         IndexBuild b = builders.get(ix.id());
-        TreeBuilder tb =
-            b != null
-                ? b.builder
-                : new TreeBuilder(
-                    stream(streams, bulk, ix),
-                    pageSize(bulk),
-                    ix.area(),
-                    options.leafFill(),
-                    ix.name());
+        TreeBuilder tb = b != null ? b.builder : treeBuilder(streams, bulk, ix, false);
         out.add(new Built(ix, tb.finish()));
       }
       return out;
@@ -315,15 +296,7 @@ final class SortGroup {
                     Map<Integer, IndexBuild> b =
                         merge(
                             sources(runs, memory, from, to),
-                            ix ->
-                                new IndexBuild(
-                                    ix,
-                                    TreeBuilder.forSegment(
-                                        stream(streams, bulk, ix),
-                                        pageSize(bulk),
-                                        ix.area(),
-                                        options.leafFill(),
-                                        ix.name())),
+                            ix -> new IndexBuild(ix, treeBuilder(streams, bulk, ix, true)),
                             cancel,
                             built);
                     Map<Integer, TreeBuilder.Segment> out = new HashMap<>();
@@ -372,7 +345,7 @@ final class SortGroup {
                   ix,
                   TreeBuilder.join(
                       stream(streams, bulk, ix),
-                      pageSize(bulk),
+                      bulk.pageSize(),
                       ix.area(),
                       options.leafFill(),
                       ix.name(),
@@ -440,8 +413,13 @@ final class SortGroup {
     return streams.computeIfAbsent(ix.area(), bulk::stream);
   }
 
-  private static int pageSize(BulkWrite bulk) {
-    return bulk.pageSize();
+  /** A builder of {@code ix}'s tree, or of its segment for one key range, into its area. */
+  private TreeBuilder treeBuilder(
+      Map<Integer, BulkWrite.Stream> streams, BulkWrite bulk, IndexInfo ix, boolean segment) {
+    BulkWrite.Stream sink = stream(streams, bulk, ix);
+    return segment
+        ? TreeBuilder.forSegment(sink, bulk.pageSize(), ix.area(), options.leafFill(), ix.name())
+        : new TreeBuilder(sink, bulk.pageSize(), ix.area(), options.leafFill(), ix.name());
   }
 
   /** Two ranges of a unique index meet on the same key: the same duplicate as within a range. */
@@ -470,6 +448,7 @@ final class SortGroup {
     final TreeBuilder builder;
     private byte[] prev = new byte[64];
     private int prevLen = -1;
+    private long prevRid;
 
     IndexBuild(IndexInfo index, TreeBuilder builder) {
       this.index = index;
@@ -493,8 +472,6 @@ final class SortGroup {
         builder.add(a, off, len);
       }
     }
-
-    private long prevRid;
 
     private void duplicate(byte[] a, int off, int len) {
       int keyLen = len - Rid.BYTES;

@@ -191,6 +191,10 @@ class IndexRebuildTest {
       assertThat(db.check().problems()).as(Seeds.reproduce(seed, getClass())).isEmpty();
       assertThat(report.indexes()).hasSize(8);
       assertThat(report.rows()).isEqualTo(db.table("r").rowCount() + 1);
+      assertThat(report.keys())
+          .as("every key scanned reached a tree")
+          .isEqualTo(report.indexes().stream().mapToLong(RebuildReport.IndexResult::entries).sum())
+          .isEqualTo(after.values().stream().mapToLong(List::size).sum());
       if (memory < (1 << 20)) {
         assertThat(report.runs()).as("tiny memory spills runs").isGreaterThan(fanIn);
         assertThat(report.mergePasses()).as("more runs than fan-in").isGreaterThan(0);

@@ -487,12 +487,13 @@ public final class Store implements AutoCloseable {
     // The session began with a checkpoint and holds the writer, so the log is empty: it is reset
     // with a new salt like after a checkpoint, which is what lets open tell a torn newest slot from
     // a damaged one (checkMetaMatchesLog).
-    boolean logEmpty = wal.size() <= Wal.HEADER_SIZE;
-    long salt = logEmpty ? Wal.newSalt() : 0;
-    metaFile.write(m.generation(), MetaCodec.encode(m, nextFree), salt);
-    if (logEmpty) {
-      wal.reset(salt);
+    if (wal.size() != Wal.HEADER_SIZE) {
+      throw new IllegalStateException(
+          "bulk publish with " + wal.size() + " bytes in the log (expected: an empty log)");
     }
+    long salt = Wal.newSalt();
+    metaFile.write(m.generation(), MetaCodec.encode(m, nextFree), salt);
+    wal.reset(salt);
     Lock w = visibility.writeLock();
     w.lock();
     try {
@@ -689,8 +690,11 @@ public final class Store implements AutoCloseable {
     if (!options.readOnly()) {
       if (!r.headerValid() && r.transactions() == 0) {
         // Nothing to keep; with replayed work the checkpoint below resets the log after the meta
-        // write, so a crash before then recovers the same way again.
-        wal.reset();
+        // write, so a crash before then recovers the same way again. The log gets back the salt the
+        // meta recorded for it: a random one would make a later open that finds the older slot
+        // damaged believe the newest one is out of date (checkMetaMatchesLog).
+        long salt = metaFile.walSalt();
+        wal.reset(salt != 0 ? salt : Wal.newSalt());
       }
       try {
         checkpointLocked();

@@ -154,10 +154,8 @@ public final class Wal implements AutoCloseable {
   public long headerSalt() {
     ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     try {
-      while (h.hasRemaining()) {
-        if (channel.read(h, h.position()) < 0) {
-          return 0;
-        }
+      if (!WalReader.readFully(channel, h, 0)) {
+        return 0;
       }
     } catch (IOException e) {
       throw new IdxkitIOException("cannot read the header of " + path, e);

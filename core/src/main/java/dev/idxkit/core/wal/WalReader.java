@@ -191,7 +191,7 @@ public final class WalReader {
     return new Result(validEnd, lastLsn, txns, pages, headerValid, stop);
   }
 
-  private static boolean readFully(java.nio.channels.FileChannel ch, ByteBuffer b, long pos)
+  static boolean readFully(java.nio.channels.FileChannel ch, ByteBuffer b, long pos)
       throws IOException {
     long p = pos;
     while (b.hasRemaining()) {

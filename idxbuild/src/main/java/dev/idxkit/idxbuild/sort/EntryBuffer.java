@@ -8,9 +8,10 @@ import java.util.Arrays;
  * budget is reached, then sorted in place and streamed out (to a {@link RunWriter}, or straight
  * into the final merge when the whole group fits).
  *
- * <p>Call order: {@link #add} until it returns false (full); {@link #sort()}; {@link #source()} (or
- * {@link #source(byte[], byte[])} for a key range) to read the entries in order; {@link #clear()}
- * to reuse the memory for the next batch. Not thread-safe: one filler at a time.
+ * <p>Call order: {@link #add} until it returns false (full); {@link #sort()}; {@link #compact()} if
+ * the buffer is kept for the final merge; {@link #source()} (or {@link #source(byte[], byte[])} for
+ * a key range) to read the entries in order; {@link #clear()} to reuse the memory for the next
+ * batch. Not thread-safe: one filler at a time.
  *
  * <p>Layout: one byte array, the arena, filled from both ends until they meet:
  *
@@ -25,9 +26,9 @@ import java.util.Arrays;
  * Each entry has a 16-byte pair at the top: its 8-byte normalized prefix ({@link Keys#prefix8},
  * computed by {@code add} while the bytes are in cache) and where its bytes are. The sort ({@link
  * PrefixSort}: MSD radix on the prefix, then full comparison of equal-prefix runs) permutes those
- * pairs only; entry bytes never move. Pairs are native-order longs read through a {@code
- * VarHandle}; a new pair goes below the others, so before sorting the pairs are in reverse order of
- * arrival.
+ * pairs only; entry bytes do not move (only {@link #compact()} moves them, into sorted order).
+ * Pairs are native-order longs read through a {@code VarHandle}; a new pair goes below the others,
+ * so before sorting the pairs are in reverse order of arrival.
  *
  * <p>Memory: {@link #bytesUsed()} = entry bytes + {@value #INDEX_BYTES_PER_ENTRY} bytes per entry,
  * and {@code add} refuses an entry that would take it past the capacity, so the buffer fills to its
