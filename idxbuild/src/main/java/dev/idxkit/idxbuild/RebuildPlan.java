@@ -27,9 +27,10 @@ import java.util.function.IntFunction;
  * assigned largest first to the least-loaded group, so the big ones get groups of their own and
  * small ones share. Memory goes to groups in proportion to their estimated bytes, with OpenEdge's
  * floor of TB × (TM + 1) KB each, and is split between the scan threads (each fills its own buffer
- * per group, so scanning takes no locks). A group whose estimate fits its memory is expected to
- * write no temp file; the others need about their size in temp space, twice when the runs will
- * outnumber the merge fan-in and an intermediate pass rewrites them.
+ * per group, so scanning takes no locks), in buffers of at most {@link #MAX_BUFFER_BYTES}. A group
+ * whose estimate fits its memory is expected to write no temp file; the others need about their
+ * size in temp space, twice when the runs will outnumber the merge fan-in and an intermediate pass
+ * rewrites them.
  */
 public record RebuildPlan(
     List<Group> groups,
@@ -52,6 +53,24 @@ public record RebuildPlan(
     public List<String> indexNames() {
       return indexes.stream().map(IndexInfo::name).toList();
     }
+  }
+
+  /**
+   * Largest scan buffer, whatever the memory. A radix sort of a buffer much larger than the CPU
+   * caches, and a merge that then reads its entries in sorted order (each one somewhere else in a
+   * huge arena), both miss the caches on almost every entry; measured on TPC-H lineitem sf 1, six
+   * indexes, 2 threads, the 2 GB in-memory rebuild was slower than the 64 MB one that spilled small
+   * sorted runs to disk. Full buffers are kept in memory while the group's memory allows ({@link
+   * SortGroup#full}); runs are counted in buffers of this size.
+   */
+  static final long MAX_BUFFER_BYTES = 16L << 20;
+
+  /**
+   * Each scan thread's buffer for a group of {@code groupMemory}: its share, capped, at least 64
+   * KiB.
+   */
+  static long bufferPerThread(long groupMemory, int scanThreads) {
+    return Math.max(1L << 16, Math.min(MAX_BUFFER_BYTES, groupMemory / scanThreads));
   }
 
   /** Per-entry memory in a sort buffer beyond the entry bytes (its prefix and reference). */
@@ -114,7 +133,7 @@ public record RebuildPlan(
               ? options.memoryBytes() / n
               : (long) ((double) options.memoryBytes() * load[g] / total);
       long mem = Math.max(floor, share);
-      long perThread = Math.max(1L << 16, mem / options.scanThreads());
+      long perThread = bufferPerThread(mem, options.scanThreads());
       boolean fits = load[g] <= mem;
       if (!fits) {
         long runBytes = load[g] - entries[g] * ENTRY_OVERHEAD;

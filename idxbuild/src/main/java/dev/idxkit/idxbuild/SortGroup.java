@@ -46,14 +46,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * unique check also compares the entries that meet at each boundary).
  */
 final class SortGroup {
-  /**
-   * Largest scan buffer. A radix sort of a buffer much larger than the CPU caches, and a merge that
-   * then reads its entries in sorted order (each one somewhere else in a huge arena), both miss the
-   * caches on almost every entry; measured on TPC-H lineitem sf 1, six indexes, 2 threads, the 2 GB
-   * in-memory rebuild was slower than the 64 MB one that spilled small sorted runs to disk.
-   */
-  static final long CHUNK_BYTES = 16L << 20;
-
   private final RebuildPlan.Group plan;
   private final int position;
   private final Catalog catalog;
@@ -116,11 +108,11 @@ final class SortGroup {
   }
 
   /**
-   * A new scan buffer: the group's share per scan thread, but at most {@link #CHUNK_BYTES}, so a
-   * full one is sorted while the scan goes on instead of all at the end.
+   * A new scan buffer of the planned size (at most {@link RebuildPlan#MAX_BUFFER_BYTES}, so a full
+   * one is sorted while the scan goes on instead of all at the end).
    */
   EntryBuffer newBuffer() {
-    return new EntryBuffer(Math.min(plan.bufferPerThread(), CHUNK_BYTES));
+    return new EntryBuffer(plan.bufferPerThread());
   }
 
   /**
@@ -145,7 +137,7 @@ final class SortGroup {
    * every full buffer becomes a run, as before chunking.
    */
   private synchronized boolean reserve(long bytes) {
-    long filling = (long) scanThreads * Math.min(plan.bufferPerThread(), CHUNK_BYTES);
+    long filling = (long) scanThreads * plan.bufferPerThread();
     if (keptBytes + bytes + filling > plan.memoryBytes()) {
       return false;
     }
