@@ -39,14 +39,7 @@ class MetaFallbackTest {
   @Test
   void aDamagedNewestMetaSlotIsNotReplacedByAStaleOne() throws IOException {
     Path dir = tmp.resolve("db");
-    try (Database db = Database.create(dir)) {
-      db.execute("CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(20))");
-      Table t = db.table("t");
-      insert(db, t, 0, 100);
-      db.checkpoint();
-      insert(db, t, 100, 200);
-      db.checkpoint(); // the newest slot: 200 rows; the log is cut back to its header
-    }
+    twoCheckpoints(dir); // the second cuts the log back to its header
     damageNewestAnchor(dir.resolve("meta"));
     assertThatThrownBy(() -> Database.open(dir))
         .isInstanceOf(CorruptDatabaseException.class)
@@ -60,16 +53,7 @@ class MetaFallbackTest {
   @Test
   void aNewestSlotTornWhileBeingWrittenFallsBackAndLosesNothing() throws IOException {
     Path dir = tmp.resolve("db");
-    Path logBefore = tmp.resolve("wal-before-checkpoint");
-    try (Database db = Database.create(dir)) {
-      db.execute("CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(20))");
-      Table t = db.table("t");
-      insert(db, t, 0, 100);
-      db.checkpoint();
-      insert(db, t, 100, 200);
-      Files.copy(dir.resolve("wal"), logBefore); // rows 100..199 are only in the log here
-      db.checkpoint();
-    }
+    Path logBefore = twoCheckpoints(dir);
     // A crash in the middle of the last checkpoint's meta write: the slot is torn and the log was
     // never reset.
     Files.copy(logBefore, dir.resolve("wal"), StandardCopyOption.REPLACE_EXISTING);
@@ -79,6 +63,25 @@ class MetaFallbackTest {
       assertThat(db.index("t_pk").get(150L)).hasSize(1);
       assertThat(db.check().clean()).isTrue();
     }
+  }
+
+  /**
+   * Creates a table of 100 rows, checkpoints, inserts 100 more and checkpoints again: the newest
+   * meta slot holds 200 rows. Returns a copy of the log as it was before the second checkpoint,
+   * when rows 100..199 were only in the log.
+   */
+  Path twoCheckpoints(Path dir) throws IOException {
+    Path logBefore = tmp.resolve("wal-before-checkpoint");
+    try (Database db = Database.create(dir)) {
+      db.execute("CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(20))");
+      Table t = db.table("t");
+      insert(db, t, 0, 100);
+      db.checkpoint();
+      insert(db, t, 100, 200);
+      Files.copy(dir.resolve("wal"), logBefore);
+      db.checkpoint();
+    }
+    return logBefore;
   }
 
   static void insert(Database db, Table t, long from, long to) {

@@ -4,6 +4,7 @@ import dev.idxkit.core.Database;
 import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.core.IdxkitException;
+import dev.idxkit.testing.FileTrees;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -87,7 +88,7 @@ public final class Victim {
         result = "OOM " + e;
       }
       out.println("RESULT " + m.id() + " " + result.replaceAll("\\R", " "));
-      deleteTree(copy);
+      FileTrees.delete(copy);
     }
   }
 
@@ -189,13 +190,5 @@ public final class Victim {
         + msg
         + (st.length > 0 ? " at " + st[0] : "")
         + (e.getCause() != null ? " caused by " + e.getCause() : "");
-  }
-
-  static void deleteTree(Path dir) throws IOException {
-    try (var all = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
   }
 }

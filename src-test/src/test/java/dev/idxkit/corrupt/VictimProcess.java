@@ -1,13 +1,12 @@
 package dev.idxkit.corrupt;
 
+import dev.idxkit.testing.JavaCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -104,26 +103,7 @@ final class VictimProcess {
 
   /** This JVM's java, class path and module and system flags; C2 on, since a victim lives long. */
   private static List<String> command(Path job, int first) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    List<String> args = ManagementFactory.getRuntimeMXBean().getInputArguments();
-    for (int i = 0; i < args.size(); i++) {
-      String a = args.get(i);
-      if (a.startsWith("--add-")
-          || a.startsWith("--enable-native-access")
-          || a.startsWith("--sun-misc-unsafe-memory-access")) {
-        cmd.add(a);
-        if (!a.contains("=") && i + 1 < args.size()) {
-          cmd.add(args.get(++i));
-        }
-      } else if (a.startsWith("-D")) {
-        cmd.add(a);
-      }
-    }
+    List<String> cmd = JavaCommand.inheritingFlags();
     cmd.addAll(List.of("-ea", "-Xmx256m", "-XX:+UseSerialGC"));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
     cmd.add(Victim.class.getName());

@@ -1,9 +1,9 @@
 package dev.idxkit.crash;
 
+import dev.idxkit.testing.JavaCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,27 +59,8 @@ final class ChildJvm implements AutoCloseable {
    * flags (the Chronicle Bytes flags the build gives tests), plus the campaign's (small) heap and
    * C1 only, since a child lives a second or two.
    */
-  static List<String> command(Path dir, String campaign, long seed, String heap) {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    List<String> args = ManagementFactory.getRuntimeMXBean().getInputArguments();
-    for (int i = 0; i < args.size(); i++) {
-      String a = args.get(i);
-      if (a.startsWith("--add-")
-          || a.startsWith("--enable-native-access")
-          || a.startsWith("--sun-misc-unsafe-memory-access")) {
-        cmd.add(a);
-        if (!a.contains("=") && i + 1 < args.size()) {
-          cmd.add(args.get(++i)); // "--add-opens X" written as two words
-        }
-      } else if (a.startsWith("-D")) {
-        cmd.add(a);
-      }
-    }
+  private static List<String> command(Path dir, String campaign, long seed, String heap) {
+    List<String> cmd = JavaCommand.inheritingFlags();
     cmd.addAll(List.of("-ea", "-Xmx" + heap, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path")));
     cmd.add(CrashChild.class.getName());

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * replays a run's workloads and kill plans (where exactly a kill lands still depends on timing). On
  * a failure the temporary directory is kept and its path printed.
  *
- * <p>Runs under Failsafe: {@code ./mvnw -B -pl src-test verify -Dit.test=CrashIT} (one campaign:
- * {@code -Dit.test='CrashIT#checkpoint'}).
+ * <p>Runs under Failsafe: {@code ./mvnw -B -pl src-test -am verify -Dtest=none
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=CrashIT} (one campaign: {@code
+ * -Dit.test='CrashIT#checkpoint'}); with {@code -am}, or the other modules come from {@code ~/.m2}.
  */
 class CrashIT {
   static final long SEED = Seeds.seed();
@@ -62,8 +63,8 @@ class CrashIT {
     int kills = Integer.getInteger("crash.iterations", defaultKills);
     String reproduce =
         Seeds.reproduce(SEED, getClass())
-            + "; this campaign alone: ./mvnw -B -pl src-test verify -Dspotless.check.skip=true"
-            + " -Dit.test='CrashIT#"
+            + "; this campaign alone: ./mvnw -B -pl src-test -am verify -Dspotless.check.skip=true"
+            + " -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test='CrashIT#"
             + campaign.name()
             + "' -Dtests.seed="
             + SEED

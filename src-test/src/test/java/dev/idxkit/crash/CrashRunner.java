@@ -2,17 +2,16 @@ package dev.idxkit.crash;
 
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
+import dev.idxkit.core.testing.CrashCopy;
+import dev.idxkit.testing.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Runs one {@link CrashCampaign}: creates its database, then for each kill starts a child JVM on
@@ -178,7 +177,7 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
         String where = "kill " + k + " of " + kills + " (" + plan + ", in " + run.phase() + ")";
         throw new AssertionError(failure(campaign, where, run, db, copy, stderr, e), e);
       }
-      deleteTree(copy);
+      FileTrees.delete(copy);
     }
     try {
       model.finish(db);
@@ -333,25 +332,7 @@ record CrashRunner(int kills, long testSeed, String reproduce, Path workDir) {
 
   /** What a crash left: every file but the lock (the dead child's lock is gone with it). */
   private static void copy(Path from, Path to) throws IOException {
-    deleteTree(to);
-    Files.createDirectories(to);
-    try (Stream<Path> files = Files.list(from)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        if (!f.getFileName().toString().equals("lock")) {
-          Files.copy(f, to.resolve(f.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
-        }
-      }
-    }
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
+    FileTrees.delete(to);
+    CrashCopy.of(from, to);
   }
 }

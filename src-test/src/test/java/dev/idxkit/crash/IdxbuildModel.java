@@ -13,6 +13,7 @@ import dev.idxkit.idxbuild.IndexRebuild;
 import dev.idxkit.idxbuild.RebuildListener;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtFile;
+import dev.idxkit.testing.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -172,7 +173,7 @@ final class IdxbuildModel implements CrashCampaign.Model {
       assertEmpty(sort, "after the rerun on the recovered copy");
       reruns++;
     } finally {
-      deleteTree(sort);
+      FileTrees.delete(sort);
     }
   }
 
@@ -364,18 +365,5 @@ final class IdxbuildModel implements CrashCampaign.Model {
       }
     }
     return sb.append(']').toString();
-  }
-
-  static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : (Iterable<Path>) all.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -15,6 +15,7 @@ import dev.idxkit.loader.StartMode;
 import dev.idxkit.loader.input.InputRecord;
 import dev.idxkit.loader.input.InputRow;
 import dev.idxkit.loader.internal.ResumeState;
+import dev.idxkit.testing.FileTrees;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -234,7 +235,7 @@ final class LoadModel implements CrashCampaign.Model {
       return s;
     }
     Path dir = refDir.resolve("job-" + job.j());
-    IdxbuildModel.deleteTree(dir);
+    FileTrees.delete(dir);
     try {
       java.nio.file.Files.createDirectories(refDir.resolve("sort"));
     } catch (java.io.IOException e) {
@@ -253,7 +254,7 @@ final class LoadModel implements CrashCampaign.Model {
       }
       s = Snapshot.of(ref, job.table());
     } finally {
-      IdxbuildModel.deleteTree(dir);
+      FileTrees.delete(dir);
     }
     references.put(job.j(), s);
     return s;

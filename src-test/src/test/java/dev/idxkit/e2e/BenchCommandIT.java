@@ -3,18 +3,11 @@ package dev.idxkit.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.idxkit.cli.InterruptGuard;
-import dev.idxkit.cli.Main;
-import dev.idxkit.cli.Session;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.lang.reflect.Constructor;
+import dev.idxkit.e2e.Cli.Result;
+import dev.idxkit.testing.JavaCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +16,6 @@ import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code idxkit bench} end to end: a real child JVM from the packaged {@code
@@ -36,16 +28,13 @@ import picocli.CommandLine;
  * skipped with a message saying how to build it. {@code --no-build} keeps the tests from starting a
  * Maven build of their own.
  *
- * <p>The command: through the packaged CLI ({@code cli/target/idxkit.jar}, with {@code
- * -Didxkit.home} as the {@code ./idxkit} launcher passes it) once {@code bench} is registered in
- * {@code Main}; until then through {@code BenchCommand} added to {@code Main}'s command tree in
- * this JVM, which runs the same child the same way.
+ * <p>The command runs through the packaged CLI ({@link Cli}, which passes {@code -Didxkit.home} as
+ * the {@code ./idxkit} launcher does).
  */
 class BenchCommandIT {
   @TempDir static Path work;
 
   static Path jar;
-  static boolean packagedCliHasBench;
 
   @BeforeAll
   static void findTheJar() throws Exception {
@@ -61,81 +50,16 @@ class BenchCommandIT {
           z.getEntry("dev/idxkit/jmh/Experiments.class") != null,
           jar + " predates the bench experiments: rebuild it; skipping");
     }
-    // The top-level help lists the registered commands ("idxkit bench --help" cannot tell: with
-    // --help present picocli prints the top-level help and exits 0 even for an unknown command).
-    packagedCliHasBench =
-        Cli.run(work, "--help").outLines().stream().anyMatch(l -> l.matches("\\s+bench\\s.*"));
-    System.out.println(
-        "BenchCommandIT: running bench "
-            + (packagedCliHasBench
-                ? "through the packaged CLI"
-                : "in this JVM (not registered in the packaged CLI's Main yet)"));
   }
 
-  record Run(int exit, String out, String err) {}
-
-  static Run bench(String... args) throws Exception {
-    return packagedCliHasBench ? packaged(args) : inProcess(args);
-  }
-
-  private static Run packaged(String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(Cli.command(prepend("bench", args)));
-    cmd.add(1, "-Didxkit.home=" + Cli.repo());
-    Path out = Files.createTempFile(work, ".out-", ".txt");
-    Path err = Files.createTempFile(work, ".err-", ".txt");
-    Process p =
-        new ProcessBuilder(cmd)
-            .directory(work.toFile())
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
-    if (!p.waitFor(Cli.TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      p.destroyForcibly().waitFor();
-      throw new AssertionError("idxkit bench still running after " + Cli.TIMEOUT_SECONDS + " s");
-    }
-    return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
-  }
-
-  private static Run inProcess(String... args) throws Exception {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    PrintWriter o = new PrintWriter(out, true);
-    PrintWriter e = new PrintWriter(err, true);
-    String before = System.getProperty("idxkit.home");
-    System.setProperty("idxkit.home", Cli.repo().toString());
-    try (Session s =
-        new Session(
-            InterruptGuard.detached(e),
-            false,
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-            StandardCharsets.UTF_8,
-            System::nanoTime,
-            Session.PLAIN_INTERVAL_MILLIS)) {
-      CommandLine cl = Main.commandLine(s, o, e);
-      // BenchCommand's constructor is package-private, as every command's: create it the way
-      // Main's factory does.
-      Class<?> c = Class.forName("dev.idxkit.cli.commands.BenchCommand");
-      Constructor<?> k = c.getDeclaredConstructor(Session.class);
-      k.setAccessible(true);
-      CommandLine bench = new CommandLine(k.newInstance(s));
-      bench.setOut(o);
-      bench.setErr(e);
-      cl.addSubcommand("bench", bench);
-      int code = cl.execute(prepend("bench", args));
-      return new Run(code, out.toString(), err.toString());
-    } finally {
-      if (before == null) {
-        System.clearProperty("idxkit.home");
-      } else {
-        System.setProperty("idxkit.home", before);
-      }
-    }
+  static Result bench(String... args) throws Exception {
+    return Cli.run(work, prepend("bench", args));
   }
 
   @Test
   void aTinyIoExperimentRunsInAChildAndWritesItsFiles() throws Exception {
     Path out = work.resolve("io-out");
-    Run r =
+    Result r =
         bench(
             "--no-build",
             "io",
@@ -165,7 +89,7 @@ class BenchCommandIT {
 
   @Test
   void theChildsExitCodeAndMessageComeThrough() throws Exception {
-    Run r = bench("--no-build", "io", "--bogus");
+    Result r = bench("--no-build", "io", "--bogus");
     assertThat(r.exit()).as(r.toString()).isEqualTo(2);
     assertThat(r.err()).contains("io: unknown option --bogus", "see 'idxkit bench io --help'");
   }
@@ -173,11 +97,7 @@ class BenchCommandIT {
   @Test
   void benchListsExactlyTheJarsExperiments() throws Exception {
     Process p =
-        new ProcessBuilder(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp",
-                jar.toString(),
-                "dev.idxkit.jmh.Experiments")
+        new ProcessBuilder(JavaCommand.java(), "-cp", jar.toString(), "dev.idxkit.jmh.Experiments")
             .redirectErrorStream(true)
             .start();
     String listing = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -190,7 +110,7 @@ class BenchCommandIT {
       inJar.put(f[0], f[2]);
     }
 
-    Run help = bench("--help");
+    Result help = bench("--help");
     assertThat(help.exit()).as(help.toString()).isZero();
     Map<String, String> listed = experimentsSection(help.out());
     assertThat(listed).isEqualTo(inJar);

@@ -2,6 +2,7 @@ package dev.idxkit.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idxkit.testing.JavaCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,14 +13,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the packaged command line as a user would: {@code java <flags> -jar cli/target/idxkit.jar
- * ARGS} in a working directory of the test's choosing, with the JVM flags the build wrote to {@code
- * cli/target/jvm.args} (what the {@code ./idxkit} launcher uses). The repository root comes from
- * the {@code idxkit.repo} system property that Failsafe sets.
+ * Runs the packaged command line as a user would: {@code java <flags> -Didxkit.home=REPO -jar
+ * cli/target/idxkit.jar ARGS} in a working directory of the test's choosing, with the JVM flags the
+ * build wrote to {@code cli/target/jvm.args} and the home property, as the {@code ./idxkit}
+ * launcher runs it. The repository root comes from the {@code idxkit.repo} system property that
+ * Failsafe sets.
  */
-final class Cli {
+public final class Cli {
   /** Generous for a JVM start on a loaded 2-core machine; a hung command fails the test. */
-  static final long TIMEOUT_SECONDS = 120;
+  public static final long TIMEOUT_SECONDS = 120;
 
   private Cli() {}
 
@@ -58,12 +60,19 @@ final class Cli {
     return jar;
   }
 
-  /** The full command line for {@code args}. */
-  static List<String> command(String... args) throws IOException {
+  /** The JVM part of the launcher's command line: {@code java <flags> -Didxkit.home=REPO}. */
+  static List<String> java() throws IOException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.add(JavaCommand.java());
     String flags = Files.readString(repo().resolve("cli/target/jvm.args")).strip();
     cmd.addAll(Arrays.asList(flags.split("\\s+")));
+    cmd.add("-Didxkit.home=" + repo());
+    return cmd;
+  }
+
+  /** The full command line for {@code args}. */
+  static List<String> command(String... args) throws IOException {
+    List<String> cmd = java();
     cmd.add("-jar");
     cmd.add(jar().toString());
     cmd.addAll(Arrays.asList(args));
@@ -99,14 +108,14 @@ final class Cli {
   }
 
   /** Starts a run with stdout and stderr as pipes the test reads. */
-  static Process start(Path cwd, String... args) throws IOException {
+  public static Process start(Path cwd, String... args) throws IOException {
     return new ProcessBuilder(command(args))
         .directory(cwd.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(nullFile()))
         .start();
   }
 
-  private static java.io.File nullFile() {
+  static java.io.File nullFile() {
     return new java.io.File(
         System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
   }

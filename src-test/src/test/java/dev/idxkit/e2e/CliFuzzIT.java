@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
@@ -180,10 +179,7 @@ class CliFuzzIT {
       b.append('\n');
     }
     Files.writeString(requests, b);
-    List<String> cmd = new ArrayList<>();
-    cmd.add(ProcessHandle.current().info().command().orElse("java"));
-    String flags = Files.readString(Cli.repo().resolve("cli/target/jvm.args")).strip();
-    cmd.addAll(Arrays.asList(flags.split("\\s+")));
+    List<String> cmd = Cli.java();
     cmd.add("-cp");
     cmd.add(
         Cli.jar()
@@ -199,7 +195,7 @@ class CliFuzzIT {
     Process p =
         new ProcessBuilder(cmd)
             .directory(work.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .redirectInput(ProcessBuilder.Redirect.from(Cli.nullFile()))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();

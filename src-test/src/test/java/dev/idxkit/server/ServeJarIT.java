@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.Database;
+import dev.idxkit.e2e.Cli;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -15,15 +16,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,49 +35,16 @@ import org.junit.jupiter.api.io.TempDir;
  * reading the rest, so the stop has begun while the scan still streams.
  */
 class ServeJarIT {
-  static final long TIMEOUT_SECONDS = 120;
   static final Pattern URL =
       Pattern.compile("at http://127\\.0\\.0\\.1:(\\d+)/ \\(transport (epoll|nio)");
 
   @TempDir Path work;
 
-  static Path repo() {
-    String r = System.getProperty("idxkit.repo");
-    assertThat(r).as("system property idxkit.repo (set by Failsafe)").isNotBlank();
-    return Path.of(r);
-  }
-
-  static List<String> command(String... args) throws Exception {
-    Path jar = repo().resolve("cli/target/idxkit.jar");
-    assertThat(jar).as("the packaged CLI: ./mvnw -B -q -pl cli -am package -DskipTests").exists();
-    List<String> cmd = new ArrayList<>();
-    cmd.add(ProcessHandle.current().info().command().orElse("java"));
-    cmd.addAll(
-        Arrays.asList(
-            Files.readString(repo().resolve("cli/target/jvm.args")).strip().split("\\s+")));
-    cmd.add("-jar");
-    cmd.add(jar.toString());
-    cmd.addAll(Arrays.asList(args));
-    return cmd;
-  }
-
   @Test
   void sigtermFinishesTheInFlightScanAndClosesTheDatabaseCleanly() throws Exception {
-    Process help = new ProcessBuilder(command("--help")).redirectErrorStream(true).start();
-    String helpText = new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(help.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-    Assumptions.assumeTrue(
-        helpText.lines().anyMatch(l -> l.strip().startsWith("serve ")),
-        "skipped: the packaged jar has no 'serve' command yet; Main must list ServeCommand (the"
-            + " lead registers it at merge)");
-
     Path dir = work.resolve("item.db");
     ItemDb.create(dir);
-    Process p =
-        new ProcessBuilder(command("serve", dir.toString(), "--port", "0", "--writable"))
-            .directory(work.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-            .start();
+    Process p = Cli.start(work, "serve", dir.toString(), "--port", "0", "--writable");
     try (BufferedReader out =
             new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         BufferedReader err =
@@ -116,7 +79,7 @@ class ServeJarIT {
         assertThat(head.headers()).containsEntry("transfer-encoding", "chunked");
 
         Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(p.pid())).start();
-        assertThat(kill.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.waitFor(Cli.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
         String line;
         while ((line = err.readLine()) != null && !line.startsWith("idxkit serve: stopping")) {
           // the guard's own line comes first
@@ -133,7 +96,7 @@ class ServeJarIT {
         assertThat(rows).hasSize(ItemDb.BLOBS);
         assertThat(rows[ItemDb.BLOBS - 1]).contains(ItemDb.blob(ItemDb.BLOBS));
       }
-      assertThat(p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("serve exits").isTrue();
+      assertThat(p.waitFor(Cli.TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("serve exits").isTrue();
       assertThat(p.exitValue()).as("the JVM's status after SIGTERM").isEqualTo(143);
       String rest = err.lines().reduce("", (a, b) -> a + b + "\n");
       assertThat(rest)
