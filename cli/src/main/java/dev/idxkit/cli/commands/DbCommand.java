@@ -2,6 +2,10 @@ package dev.idxkit.cli.commands;
 
 import dev.idxkit.cli.CommonOptions;
 import dev.idxkit.cli.Session;
+import dev.idxkit.cli.server.IdxkitServer;
+import dev.idxkit.cli.server.JobProgress;
+import dev.idxkit.cli.server.ProgressServer;
+import dev.idxkit.cli.server.ServerLog;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
@@ -103,6 +107,21 @@ abstract class DbCommand implements Callable<Integer> {
       }
       return Path.of(value);
     }
+  }
+
+  /**
+   * The progress server {@code --http} asks for beside a long job, its address printed on stderr;
+   * null when the option is absent.
+   */
+  IdxkitServer progressServer(String http, JobProgress job, Database d) {
+    if (http == null) {
+      return null;
+    }
+    IdxkitServer server =
+        ProgressServer.start(ProgressServer.parseListen(http), job, d, ServerLog.to(err()));
+    err().println("idxkit: progress at " + server.url());
+    err().flush();
+    return server;
   }
 
   PrintWriter out() {

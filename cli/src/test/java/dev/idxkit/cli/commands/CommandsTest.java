@@ -284,6 +284,38 @@ class CommandsTest {
   }
 
   @Test
+  void httpOptionStartsAProgressServerBesideLoadAndIdxbuildAndSaysWhere() throws IOException {
+    Path rows = tmp.resolve("more.jsonl");
+    Files.writeString(rows, "{\"id\": 1001, \"code\": 1}\n");
+    String temp = tmp.toString();
+    Result load =
+        cli.run(
+            "load",
+            db.toString(),
+            "--table",
+            "item",
+            "--jsonl",
+            rows.toString(),
+            "-T",
+            temp,
+            "--reject",
+            tmp.resolve("rejects.txt").toString(),
+            "--http",
+            "127.0.0.1:0",
+            "--progress",
+            "none");
+    Result build =
+        cli.run(
+            "idxbuild", db.toString(), "-T", temp, "--http", "127.0.0.1:0", "--progress", "none");
+    for (Result r : List.of(load, build)) {
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.errLines())
+          .as(r.toString())
+          .anyMatch(l -> l.matches("idxkit: progress at http://127\\.0\\.0\\.1:[1-9][0-9]*/"));
+    }
+  }
+
+  @Test
   void verboseAddsTheStackTrace() {
     Result quiet = cli.run("get", db.toString(), "--index", "item_pk", "x1");
     assertThat(quiet.err()).doesNotContain("\tat ");
