@@ -191,10 +191,20 @@ class CommandsTest {
         .contains("page size   8192 bytes", "item_code_name", "code, name", "born DESC")
         .contains("CREATE TABLE item (");
     assertThat(text.outLines()).anyMatch(l -> l.matches("\\s+item\\s+300\\s+\\d+\\s+data"));
+    String dir = db.toAbsolutePath().normalize().toString();
+    assertThat(text.outLines())
+        .startsWith("database    " + dir, "page size   8192 bytes")
+        .anyMatch(l -> l.matches("checkpoint  generation \\d+ \\(LSN \\d+\\)"))
+        .anyMatch(
+            l -> l.matches("log         .+, \\d+ committed transactions? not yet checkpointed"));
 
     Result js = cli.run("info", db.toString(), "--json");
     JsonNode o = json.readTree(js.out());
     assertThat(o.get("pageSize").asInt()).isEqualTo(8192);
+    assertThat(o.get("database").asText()).isEqualTo(dir);
+    assertThat(text.out()).contains("checkpoint  generation " + o.get("generation").asLong() + " ");
+    assertThat(o.get("wal").get("transactionsNotCheckpointed").isIntegralNumber()).isTrue();
+    assertThat(o.get("ddl").asText()).startsWith("CREATE TABLE item (");
     assertThat(o.get("tables").get(0).get("rows").asLong()).isEqualTo(ItemDb.ROWS);
     assertThat(o.get("indexes")).hasSize(3).allMatch(i -> i.get("state").asText().equals("active"));
     assertThat(o.get("areas"))
