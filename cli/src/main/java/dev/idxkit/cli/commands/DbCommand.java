@@ -16,7 +16,9 @@ import dev.idxkit.core.schema.TableDef;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -82,6 +84,20 @@ abstract class DbCommand implements Callable<Integer> {
               + ")");
     }
     return d.catalog().table(name);
+  }
+
+  /** {@code --table} values as the catalog spells them; an unknown one as in {@link #table}. */
+  Set<String> tableNames(Database d, List<String> names) {
+    Set<String> out = new LinkedHashSet<>();
+    names.forEach(n -> out.add(table(d, n.strip()).name()));
+    return out;
+  }
+
+  /** {@code --index} values as the catalog spells them; an unknown one as in {@link #index}. */
+  Set<String> indexNames(Database d, List<String> names) {
+    Set<String> out = new LinkedHashSet<>();
+    names.forEach(n -> out.add(index(d, n.strip()).name()));
+    return out;
   }
 
   private static String names(List<String> all, String what) {
