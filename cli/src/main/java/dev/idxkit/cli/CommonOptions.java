@@ -8,9 +8,5 @@ public final class CommonOptions {
       names = "--verbose",
       description =
           "On failure, print the full stack trace after the error line (for bug reports).")
-  boolean verbose;
-
-  public boolean verbose() {
-    return verbose;
-  }
+  boolean verbose; // Failures reads it from the parse result, not from this field
 }

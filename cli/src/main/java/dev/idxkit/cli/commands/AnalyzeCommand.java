@@ -19,9 +19,7 @@ import dev.idxkit.core.Database;
 import dev.idxkit.core.btree.TreeStats;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -90,7 +88,7 @@ public final class AnalyzeCommand extends DbCommand {
       r =
           Analysis.run(
               db,
-              new Analysis.Options(resolveTables(db), resolveIndexes(db)),
+              new Analysis.Options(tableNames(db, tables), indexNames(db, indexes)),
               new Analysis.Listener() {
                 private boolean open;
 
@@ -138,18 +136,6 @@ public final class AnalyzeCommand extends DbCommand {
       return ExitCodes.FAILED;
     }
     return ExitCodes.OK;
-  }
-
-  private Set<String> resolveTables(Database d) {
-    Set<String> out = new HashSet<>();
-    tables.forEach(t -> out.add(table(d, t.strip()).name()));
-    return out;
-  }
-
-  private Set<String> resolveIndexes(Database d) {
-    Set<String> out = new HashSet<>();
-    indexes.forEach(i -> out.add(index(d, i.strip()).name()));
-    return out;
   }
 
   private void printText(Report r) {

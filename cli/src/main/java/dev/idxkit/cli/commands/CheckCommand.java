@@ -11,7 +11,6 @@ import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.core.btree.TreeStats;
 import java.io.PrintWriter;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -87,14 +86,8 @@ public final class CheckCommand extends DbCommand {
     DatabaseCheck.Report r;
     try (Database db = openReadOnly()) {
       // The check takes names as the catalog spells them (lower case).
-      Set<String> t = new LinkedHashSet<>();
-      for (String name : tables) {
-        t.add(table(db, name.strip()).name());
-      }
-      Set<String> i = new LinkedHashSet<>();
-      for (String name : indexes) {
-        i.add(index(db, name.strip()).name());
-      }
+      Set<String> t = tableNames(db, tables);
+      Set<String> i = indexNames(db, indexes);
       try (Progress p = session.progress(progressOptions.mode(), err())) {
         // One library call with no steps to report: the bar shows elapsed time.
         p.start("check", -1, "pages");

@@ -2,6 +2,10 @@ package dev.idxkit.cli.commands;
 
 import dev.idxkit.cli.CommonOptions;
 import dev.idxkit.cli.Session;
+import dev.idxkit.cli.server.IdxkitServer;
+import dev.idxkit.cli.server.JobProgress;
+import dev.idxkit.cli.server.ProgressServer;
+import dev.idxkit.cli.server.ServerLog;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
@@ -12,7 +16,9 @@ import dev.idxkit.core.schema.TableDef;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
@@ -80,6 +86,20 @@ abstract class DbCommand implements Callable<Integer> {
     return d.catalog().table(name);
   }
 
+  /** {@code --table} values as the catalog spells them; an unknown one as in {@link #table}. */
+  Set<String> tableNames(Database d, List<String> names) {
+    Set<String> out = new LinkedHashSet<>();
+    names.forEach(n -> out.add(table(d, n.strip()).name()));
+    return out;
+  }
+
+  /** {@code --index} values as the catalog spells them; an unknown one as in {@link #index}. */
+  Set<String> indexNames(Database d, List<String> names) {
+    Set<String> out = new LinkedHashSet<>();
+    names.forEach(n -> out.add(index(d, n.strip()).name()));
+    return out;
+  }
+
   private static String names(List<String> all, String what) {
     if (all.isEmpty()) {
       return "it has no " + what;
@@ -103,6 +123,21 @@ abstract class DbCommand implements Callable<Integer> {
       }
       return Path.of(value);
     }
+  }
+
+  /**
+   * The progress server {@code --http} asks for beside a long job, its address printed on stderr;
+   * null when the option is absent.
+   */
+  IdxkitServer progressServer(String http, JobProgress job, Database d) {
+    if (http == null) {
+      return null;
+    }
+    IdxkitServer server =
+        ProgressServer.start(ProgressServer.parseListen(http), job, d, ServerLog.to(err()));
+    err().println("idxkit: progress at " + server.url());
+    err().flush();
+    return server;
   }
 
   PrintWriter out() {

@@ -7,9 +7,7 @@ import dev.idxkit.cli.Session;
 import dev.idxkit.cli.progress.Progress;
 import dev.idxkit.cli.server.IdxkitServer;
 import dev.idxkit.cli.server.JobProgress;
-import dev.idxkit.cli.server.ProgressServer;
 import dev.idxkit.cli.server.RebuildProgress;
-import dev.idxkit.cli.server.ServerLog;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.idxbuild.IndexRebuild;
@@ -170,6 +168,7 @@ public final class IdxbuildCommand extends DbCommand {
   }
 
   @Override
+  @SuppressWarnings("try") // the --http server is a resource only to live as long as the job
   public Integer call() throws Exception {
     if (all != null && !all.equalsIgnoreCase("all")) {
       throw new InvalidInputException("unexpected argument '" + all + "' (expected: all)");
@@ -191,15 +190,7 @@ public final class IdxbuildCommand extends DbCommand {
     IdxbuildOutput output = new IdxbuildOutput(out(), db, rusage);
     JobProgress job = JobProgress.start("idxbuild " + db);
     try (Database d = Database.open(db);
-        IdxkitServer server =
-            http == null
-                ? null
-                : ProgressServer.start(
-                    ProgressServer.parseListen(http), job, d, ServerLog.to(err()))) {
-      if (server != null) {
-        err().println("idxkit: progress at " + server.url());
-        err().flush();
-      }
+        IdxkitServer server = progressServer(http, job, d)) {
       checkNames(d);
       if (planOnly) {
         output.plan(

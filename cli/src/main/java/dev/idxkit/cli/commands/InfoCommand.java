@@ -15,7 +15,6 @@ import dev.idxkit.core.meta.IndexState;
 import dev.idxkit.core.meta.MetaState;
 import dev.idxkit.core.schema.Schema;
 import dev.idxkit.core.txn.Store;
-import dev.idxkit.core.wal.WalReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -64,6 +63,18 @@ public final class InfoCommand extends DbCommand {
   }
 
   /** The figures, gathered once for both outputs. */
+  record Figures(
+      Path dir,
+      int pageSize,
+      long generation,
+      long checkpointLsn,
+      long walBytes,
+      long walTransactions,
+      List<Area> areas,
+      List<TableLine> tables,
+      List<IndexLine> indexes,
+      String ddl) {}
+
   record Area(String name, Path file, long fileBytes, long pages, long freePages) {}
 
   record TableLine(String name, String area, long rows, long heapPages) {}
@@ -111,64 +122,65 @@ public final class InfoCommand extends DbCommand {
                 schema.area(ix.area()).name(),
                 state));
       }
-      WalReader.Result wal = store.recovery();
-      long walBytes = size(db.dir().resolve("wal"));
+      Figures f =
+          new Figures(
+              db.dir().toAbsolutePath().normalize(),
+              meta.pageSize(),
+              meta.generation(),
+              meta.checkpointLsn(),
+              size(db.dir().resolve("wal")),
+              store.recovery().transactions(),
+              areas,
+              tables,
+              indexes,
+              schema.toDdl());
       if (json) {
-        printJson(db, meta, wal, walBytes, areas, tables, indexes, schema);
+        printJson(f);
       } else {
-        printText(db, meta, wal, walBytes, areas, tables, indexes, schema);
+        printText(f);
       }
     }
     return ExitCodes.OK;
   }
 
-  private void printText(
-      Database db,
-      MetaState meta,
-      WalReader.Result wal,
-      long walBytes,
-      List<Area> areas,
-      List<TableLine> tables,
-      List<IndexLine> indexes,
-      Schema schema) {
+  private void printText(Figures f) {
     PrintWriter out = out();
-    out.println("database    " + db.dir().toAbsolutePath().normalize());
-    out.println("page size   " + meta.pageSize() + " bytes");
-    out.println(
-        "checkpoint  generation " + meta.generation() + " (LSN " + meta.checkpointLsn() + ")");
+    out.println("database    " + f.dir);
+    out.println("page size   " + f.pageSize + " bytes");
+    out.println("checkpoint  generation " + f.generation + " (LSN " + f.checkpointLsn + ")");
     out.println(
         "log         "
-            + Sizes.bytes(walBytes)
+            + Sizes.bytes(f.walBytes)
             + ", "
-            + wal.transactions()
+            + f.walTransactions
             + " committed transaction"
-            + (wal.transactions() == 1 ? "" : "s")
+            + (f.walTransactions == 1 ? "" : "s")
             + " not yet checkpointed");
     out.println();
     out.println("areas");
     TextTable at = new TextTable("area", "file", "size", "pages", "free pages").right(2, 3, 4);
-    for (Area a : areas) {
+    for (Area a : f.areas) {
       at.add(a.name, a.file.getFileName(), Sizes.bytes(a.fileBytes), a.pages, a.freePages);
     }
     at.print(out, "  ");
     out.println();
     out.println("tables");
-    if (tables.isEmpty()) {
+    if (f.tables.isEmpty()) {
       out.println("  (none)");
     } else {
       TextTable tt = new TextTable("table", "rows", "heap pages", "area").right(1, 2);
-      for (TableLine t : tables) {
+      for (TableLine t : f.tables) {
         tt.add(t.name, t.rows, t.heapPages, t.area);
       }
       tt.print(out, "  ");
     }
     out.println();
     out.println("indexes");
-    if (indexes.isEmpty()) {
+    if (f.indexes.isEmpty()) {
       out.println("  (none)");
     } else {
       TextTable it = new TextTable("index", "table", "columns", "unique", "area", "state");
-      for (IndexLine i : indexes) {
+      for (IndexLine i : f.indexes) {
         it.add(
             i.name,
             i.table,
@@ -181,30 +193,22 @@ public final class InfoCommand extends DbCommand {
     }
     out.println();
     out.println("schema");
-    for (String line : schema.toDdl().split("\\R")) {
+    for (String line : f.ddl.split("\\R")) {
       out.println(line.isEmpty() ? "" : "  " + line);
     }
   }
 
-  private void printJson(
-      Database db,
-      MetaState meta,
-      WalReader.Result wal,
-      long walBytes,
-      List<Area> areas,
-      List<TableLine> tables,
-      List<IndexLine> indexes,
-      Schema schema) {
+  private void printJson(Figures f) {
     ObjectNode o = Json.object();
-    o.put("database", db.dir().toAbsolutePath().normalize().toString());
-    o.put("pageSize", meta.pageSize());
-    o.put("generation", meta.generation());
-    o.put("checkpointLsn", meta.checkpointLsn());
+    o.put("database", f.dir.toString());
+    o.put("pageSize", f.pageSize);
+    o.put("generation", f.generation);
+    o.put("checkpointLsn", f.checkpointLsn);
     ObjectNode w = o.putObject("wal");
-    w.put("bytes", walBytes);
-    w.put("transactionsNotCheckpointed", wal.transactions());
+    w.put("bytes", f.walBytes);
+    w.put("transactionsNotCheckpointed", f.walTransactions);
     ArrayNode aa = o.putArray("areas");
-    for (Area a : areas) {
+    for (Area a : f.areas) {
       ObjectNode n = aa.addObject();
       n.put("name", a.name);
       n.put("file", a.file.toAbsolutePath().normalize().toString());
@@ -213,7 +217,7 @@ public final class InfoCommand extends DbCommand {
       n.put("freePages", a.freePages);
     }
     ArrayNode ta = o.putArray("tables");
-    for (TableLine t : tables) {
+    for (TableLine t : f.tables) {
       ObjectNode n = ta.addObject();
       n.put("name", t.name);
       n.put("rows", t.rows);
@@ -221,7 +225,7 @@ public final class InfoCommand extends DbCommand {
       n.put("area", t.area);
     }
     ArrayNode ia = o.putArray("indexes");
-    for (IndexLine i : indexes) {
+    for (IndexLine i : f.indexes) {
       ObjectNode n = ia.addObject();
       n.put("name", i.name);
       n.put("table", i.table);
@@ -231,7 +235,7 @@ public final class InfoCommand extends DbCommand {
       n.put("area", i.area);
       n.put("state", i.state);
     }
-    o.put("ddl", schema.toDdl());
+    o.put("ddl", f.ddl);
     Json.printPretty(out(), o);
   }
 

@@ -8,8 +8,6 @@ import dev.idxkit.cli.progress.Progress;
 import dev.idxkit.cli.server.IdxkitServer;
 import dev.idxkit.cli.server.JobProgress;
 import dev.idxkit.cli.server.LoadJobProgress;
-import dev.idxkit.cli.server.ProgressServer;
-import dev.idxkit.cli.server.ServerLog;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.idxbuild.RebuildOptions;
@@ -169,6 +167,7 @@ public final class LoadCommand extends DbCommand {
   }
 
   @Override
+  @SuppressWarnings("try") // the --http server is a resource only to live as long as the job
   public Integer call() {
     if (resume && restart) {
       throw new InvalidInputException("--resume and --restart : choose one");
@@ -205,16 +204,8 @@ public final class LoadCommand extends DbCommand {
     String unit = in.positionsAreBytes() ? "bytes" : "rows";
     JobProgress job = JobProgress.start("load " + target + " into " + db);
     try (Database d = Database.open(db);
-        IdxkitServer server =
-            http == null
-                ? null
-                : ProgressServer.start(
-                    ProgressServer.parseListen(http), job, d, ServerLog.to(err()));
+        IdxkitServer server = progressServer(http, job, d);
         Progress p = session.progress(progressOptions.mode(), err())) {
-      if (server != null) {
-        err().println("idxkit: progress at " + server.url());
-        err().flush();
-      }
       table(d, target);
       Loader loader = new Loader(d, options, new RebuildIndexBuild(rebuild, choice.description()));
       try {

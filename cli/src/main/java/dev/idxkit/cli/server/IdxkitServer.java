@@ -202,11 +202,6 @@ public final class IdxkitServer implements AutoCloseable {
     return connections.timedOut.sum();
   }
 
-  /** Requests answered so far. */
-  public long requestsAnswered() {
-    return metrics.requests();
-  }
-
   /** Blocks until the server is closed (by {@link #close()}, or its socket failed). */
   public void awaitStop() throws InterruptedException {
     stopped.await();

@@ -158,29 +158,16 @@ final class JsonRowReader {
             case DOUBLE:
               return p.getDoubleValue();
             default:
-              throw bad(
-                  "column "
-                      + col.name()
-                      + " "
-                      + col.type().sql()
-                      + ": a JSON number cannot fill it; write the value as a string");
+              throw bad(col, "a JSON number cannot fill it; write the value as a string");
           }
         case VALUE_TRUE:
         case VALUE_FALSE:
           if (kind == TypeKind.BOOLEAN) {
             return t == JsonToken.VALUE_TRUE;
           }
-          throw bad(
-              "column " + col.name() + " " + col.type().sql() + ": a JSON boolean cannot fill it");
+          throw bad(col, "a JSON boolean cannot fill it");
         default:
-          throw bad(
-              "column "
-                  + col.name()
-                  + " "
-                  + col.type().sql()
-                  + ": nested JSON "
-                  + describe(t)
-                  + "s are not supported");
+          throw bad(col, "nested JSON " + describe(t) + "s are not supported");
       }
     } catch (Values.InvalidValueException e) {
       throw bad(e.getMessage());
@@ -189,6 +176,10 @@ final class JsonRowReader {
 
   private InvalidInputException bad(String why) {
     return new InvalidInputException("line " + line + ": " + why);
+  }
+
+  private InvalidInputException bad(ColumnDef col, String why) {
+    return bad("column " + col.name() + " " + col.type().sql() + ": " + why);
   }
 
   private static String describe(JsonToken t) {

@@ -2,34 +2,18 @@ package dev.idxkit.cli.server;
 
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
-import java.io.OutputStreamWriter;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The read-only server a long job starts beside itself ({@code idxkit idxbuild ... --http :PORT},
- * later {@code idxkit load ... --http :PORT}): {@code GET /} shows the job's phases, {@code GET
+ * {@code idxkit load ... --http :PORT}): {@code GET /} shows the job's phases, {@code GET
  * /v1/status} gives them as JSON, {@code /metrics} adds job gauges, and if a database is given the
  * read endpoints serve it too (readers see the published state; the job's unpublished pages are
  * invisible to them).
  *
- * <p>Wiring it into a command:
- *
- * <pre>{@code
- * JobProgress job = JobProgress.start("idxbuild " + db);
- * try (Database d = Database.open(db);
- *     IdxkitServer http = http == null ? null
- *         : ProgressServer.start(ProgressServer.parseListen(http), job, d, ServerLog.to(err()))) {
- *   if (http != null) err().println("idxkit: progress at " + http.url());
- *   RebuildListener listener = new RebuildProgress(job, commandListener);
- *   try {
- *     report = new IndexRebuild(d, options, srtChoice, listener).run();
- *   } catch (RuntimeException e) {
- *     job.failed(e.getMessage());
- *     throw e;
- *   }
- * }
- * }</pre>
+ * <p>Wiring it into a command: start a {@link JobProgress}, open this server beside the job with
+ * try-with-resources (the commands do it through {@code DbCommand.progressServer}), feed the job
+ * through {@link RebuildProgress} or {@link LoadJobProgress}, and on an exception call {@link
+ * JobProgress#failed(String)} before rethrowing (a failing job tells no listener).
  */
 public final class ProgressServer {
   private ProgressServer() {}
@@ -73,13 +57,6 @@ public final class ProgressServer {
   public static IdxkitServer start(Listen listen, JobProgress job, Database db, ServerLog log) {
     ServerConfig c = ServerConfig.defaults().withListen(listen.bind(), listen.port());
     return IdxkitServer.start(c, db, job, log);
-  }
-
-  /** As {@link #start(Listen, JobProgress, Database, ServerLog)}, logging to standard error. */
-  public static IdxkitServer start(String bind, int port, JobProgress job, Database db) {
-    PrintWriter err =
-        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-    return start(new Listen(bind, port), job, db, ServerLog.to(err));
   }
 
   /** As {@link #start(Listen, JobProgress, Database, ServerLog)} with host and port apart. */

@@ -2,6 +2,7 @@ package dev.idxkit.cli.server;
 
 import dev.idxkit.core.InvalidInputException;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * How an idxkit HTTP server listens and what it allows. Every limit protects the server from one
@@ -107,175 +108,121 @@ public record ServerConfig(
   }
 
   public ServerConfig withListen(String bind, int port) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        requestTimeout,
-        idleTimeout,
-        writeTimeout,
-        ioThreads,
-        readThreads,
-        shutdownGrace,
-        transport);
+    return with(
+        b -> {
+          b.bind = bind;
+          b.port = port;
+        });
   }
 
   public ServerConfig withWritable(boolean writable) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        requestTimeout,
-        idleTimeout,
-        writeTimeout,
-        ioThreads,
-        readThreads,
-        shutdownGrace,
-        transport);
+    return with(b -> b.writable = writable);
   }
 
   public ServerConfig withToken(BearerToken token) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        requestTimeout,
-        idleTimeout,
-        writeTimeout,
-        ioThreads,
-        readThreads,
-        shutdownGrace,
-        transport);
+    return with(b -> b.token = token);
   }
 
   /** Body, header and request-line limits in bytes. */
   public ServerConfig withSizeLimits(long maxBodyBytes, int maxHeaderBytes, int maxLineBytes) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        requestTimeout,
-        idleTimeout,
-        writeTimeout,
-        ioThreads,
-        readThreads,
-        shutdownGrace,
-        transport);
+    return with(
+        b -> {
+          b.maxBodyBytes = maxBodyBytes;
+          b.maxHeaderBytes = maxHeaderBytes;
+          b.maxLineBytes = maxLineBytes;
+        });
   }
 
   public ServerConfig withMaxConnections(int maxConnections) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        requestTimeout,
-        idleTimeout,
-        writeTimeout,
-        ioThreads,
-        readThreads,
-        shutdownGrace,
-        transport);
+    return with(b -> b.maxConnections = maxConnections);
   }
 
   public ServerConfig withTimeouts(Duration request, Duration idle, Duration write) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        request,
-        idle,
-        write,
-        ioThreads,
-        readThreads,
-        shutdownGrace,
-        transport);
+    return with(
+        b -> {
+          b.requestTimeout = request;
+          b.idleTimeout = idle;
+          b.writeTimeout = write;
+        });
   }
 
   public ServerConfig withThreads(int ioThreads, int readThreads) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        requestTimeout,
-        idleTimeout,
-        writeTimeout,
-        ioThreads,
-        readThreads,
-        shutdownGrace,
-        transport);
+    return with(
+        b -> {
+          b.ioThreads = ioThreads;
+          b.readThreads = readThreads;
+        });
   }
 
   public ServerConfig withShutdownGrace(Duration grace) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        requestTimeout,
-        idleTimeout,
-        writeTimeout,
-        ioThreads,
-        readThreads,
-        grace,
-        transport);
+    return with(b -> b.shutdownGrace = grace);
   }
 
   public ServerConfig withTransport(Transport.Choice transport) {
-    return new ServerConfig(
-        bind,
-        port,
-        writable,
-        token,
-        maxBodyBytes,
-        maxHeaderBytes,
-        maxLineBytes,
-        maxConnections,
-        requestTimeout,
-        idleTimeout,
-        writeTimeout,
-        ioThreads,
-        readThreads,
-        shutdownGrace,
-        transport);
+    return with(b -> b.transport = transport);
+  }
+
+  /** A copy with {@code change} applied, checked by the canonical constructor like any other. */
+  private ServerConfig with(Consumer<Fields> change) {
+    Fields f = new Fields(this);
+    change.accept(f);
+    return f.build();
+  }
+
+  /** The record's components, mutable, so that each wither names only what it changes. */
+  private static final class Fields {
+    String bind;
+    int port;
+    boolean writable;
+    BearerToken token;
+    long maxBodyBytes;
+    int maxHeaderBytes;
+    int maxLineBytes;
+    int maxConnections;
+    Duration requestTimeout;
+    Duration idleTimeout;
+    Duration writeTimeout;
+    int ioThreads;
+    int readThreads;
+    Duration shutdownGrace;
+    Transport.Choice transport;
+
+    Fields(ServerConfig c) {
+      bind = c.bind;
+      port = c.port;
+      writable = c.writable;
+      token = c.token;
+      maxBodyBytes = c.maxBodyBytes;
+      maxHeaderBytes = c.maxHeaderBytes;
+      maxLineBytes = c.maxLineBytes;
+      maxConnections = c.maxConnections;
+      requestTimeout = c.requestTimeout;
+      idleTimeout = c.idleTimeout;
+      writeTimeout = c.writeTimeout;
+      ioThreads = c.ioThreads;
+      readThreads = c.readThreads;
+      shutdownGrace = c.shutdownGrace;
+      transport = c.transport;
+    }
+
+    ServerConfig build() {
+      return new ServerConfig(
+          bind,
+          port,
+          writable,
+          token,
+          maxBodyBytes,
+          maxHeaderBytes,
+          maxLineBytes,
+          maxConnections,
+          requestTimeout,
+          idleTimeout,
+          writeTimeout,
+          ioThreads,
+          readThreads,
+          shutdownGrace,
+          transport);
+    }
   }
 
   private static void check(String name, int value, int min, int max) {

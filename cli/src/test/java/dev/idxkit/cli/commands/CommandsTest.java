@@ -191,10 +191,20 @@ class CommandsTest {
         .contains("page size   8192 bytes", "item_code_name", "code, name", "born DESC")
         .contains("CREATE TABLE item (");
     assertThat(text.outLines()).anyMatch(l -> l.matches("\\s+item\\s+300\\s+\\d+\\s+data"));
+    String dir = db.toAbsolutePath().normalize().toString();
+    assertThat(text.outLines())
+        .startsWith("database    " + dir, "page size   8192 bytes")
+        .anyMatch(l -> l.matches("checkpoint  generation \\d+ \\(LSN \\d+\\)"))
+        .anyMatch(
+            l -> l.matches("log         .+, \\d+ committed transactions? not yet checkpointed"));
 
     Result js = cli.run("info", db.toString(), "--json");
     JsonNode o = json.readTree(js.out());
     assertThat(o.get("pageSize").asInt()).isEqualTo(8192);
+    assertThat(o.get("database").asText()).isEqualTo(dir);
+    assertThat(text.out()).contains("checkpoint  generation " + o.get("generation").asLong() + " ");
+    assertThat(o.get("wal").get("transactionsNotCheckpointed").isIntegralNumber()).isTrue();
+    assertThat(o.get("ddl").asText()).startsWith("CREATE TABLE item (");
     assertThat(o.get("tables").get(0).get("rows").asLong()).isEqualTo(ItemDb.ROWS);
     assertThat(o.get("indexes")).hasSize(3).allMatch(i -> i.get("state").asText().equals("active"));
     assertThat(o.get("areas"))
@@ -281,6 +291,38 @@ class CommandsTest {
         cli.run("create", fresh.toString(), "--tpch", "--ddl", bad.toString()),
         "mutually exclusive");
     assertThat(fresh).doesNotExist();
+  }
+
+  @Test
+  void httpOptionStartsAProgressServerBesideLoadAndIdxbuildAndSaysWhere() throws IOException {
+    Path rows = tmp.resolve("more.jsonl");
+    Files.writeString(rows, "{\"id\": 1001, \"code\": 1}\n");
+    String temp = tmp.toString();
+    Result load =
+        cli.run(
+            "load",
+            db.toString(),
+            "--table",
+            "item",
+            "--jsonl",
+            rows.toString(),
+            "-T",
+            temp,
+            "--reject",
+            tmp.resolve("rejects.txt").toString(),
+            "--http",
+            "127.0.0.1:0",
+            "--progress",
+            "none");
+    Result build =
+        cli.run(
+            "idxbuild", db.toString(), "-T", temp, "--http", "127.0.0.1:0", "--progress", "none");
+    for (Result r : List.of(load, build)) {
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.errLines())
+          .as(r.toString())
+          .anyMatch(l -> l.matches("idxkit: progress at http://127\\.0\\.0\\.1:[1-9][0-9]*/"));
+    }
   }
 
   @Test

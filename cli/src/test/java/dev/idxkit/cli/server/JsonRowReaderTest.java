@@ -62,6 +62,9 @@ class JsonRowReaderTest {
     assertBad("{\"id\":1,\"born\":5}", "line 1: column born DATE: a JSON number cannot fill it");
     assertBad("{\"id\":1,\"ok\":\"maybe\"}", "line 1: column ok BOOLEAN");
     assertBad(
+        "{\"id\":1,\"name\":true}",
+        "line 1: column Name VARCHAR(10): a JSON boolean cannot fill it");
+    assertBad(
         "{\"id\":1,\"name\":{\"a\":1}}", "line 1: column Name VARCHAR(10): nested JSON objects");
     assertBad("{\"id\":1,\"name\":\"01234567890\"}", "line 1: column Name VARCHAR(10)");
     assertBad("{\"id\":null}", "line 1: column id BIGINT: NULL in a NOT NULL column");

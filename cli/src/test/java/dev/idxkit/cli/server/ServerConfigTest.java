@@ -22,6 +22,40 @@ class ServerConfigTest {
   }
 
   @Test
+  void eachWitherSetsTheFieldsItNamesAndKeepsTheOthers() {
+    BearerToken token = BearerToken.of("secret-token-0123456789");
+    ServerConfig c =
+        ServerConfig.defaults()
+            .withListen("0.0.0.0", 0)
+            .withWritable(true)
+            .withToken(token)
+            .withSizeLimits(4096, 2048, 512)
+            .withMaxConnections(7)
+            .withTimeouts(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(3))
+            .withThreads(3, 5)
+            .withShutdownGrace(Duration.ofSeconds(4))
+            .withTransport(Transport.Choice.NIO);
+    assertThat(c)
+        .isEqualTo(
+            new ServerConfig(
+                "0.0.0.0",
+                0,
+                true,
+                token,
+                4096,
+                2048,
+                512,
+                7,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(3),
+                3,
+                5,
+                Duration.ofSeconds(4),
+                Transport.Choice.NIO));
+  }
+
+  @Test
   void outOfRangeValuesNameTheFieldTheValueAndTheRange() {
     ServerConfig c = ServerConfig.defaults();
     assertThatThrownBy(() -> c.withListen("127.0.0.1", 70_000))
