@@ -614,6 +614,20 @@ public final class Store implements AutoCloseable {
     if (homeWriter == null) {
       homeWriter = new AsyncWriter(8, Math.max(pageSize, 1 << 20), 4);
     }
+    try {
+      copyHome(keys, touched);
+    } catch (RuntimeException e) {
+      // The writer keeps its first failure for good; the next checkpoint gets a fresh one, so a
+      // disk that works again is not refused for the rest of the process.
+      AsyncWriter failed = homeWriter;
+      homeWriter = null;
+      failed.close();
+      throw e;
+    }
+    return touched;
+  }
+
+  private void copyHome(long[] keys, boolean[] touched) {
     ByteBuffer buf = null;
     int bufArea = -1;
     long bufStart = -1;
@@ -640,7 +654,6 @@ public final class Store implements AutoCloseable {
     buf.flip();
     homeWriter.submit(areaFile(bufArea), bufStart, buf);
     homeWriter.flush();
-    return touched;
   }
 
   private WalReader.Result recover() {
