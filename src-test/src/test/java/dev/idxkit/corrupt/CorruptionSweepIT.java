@@ -60,7 +60,7 @@ class CorruptionSweepIT {
   @Test
   void sweep() throws Exception {
     int n = Integer.getInteger("corruption.mutations", 300);
-    String why = Seeds.reproduce(SEED, getClass()) + " -Dcorruption.mutations=" + n;
+    String why = Seeds.reproduce(SEED, getClass(), "-Dcorruption.mutations=" + n);
     long t0 = System.nanoTime();
     Path work = work();
     List<SweepDatabase.Base> bases =

@@ -71,13 +71,7 @@ class CliFuzzIT {
     long seed = Seeds.seed();
     int iterations = Integer.getInteger("fuzz.cli.iterations", DEFAULT_ITERATIONS);
     String reproduce =
-        "seed "
-            + seed
-            + " (reproduce: ./mvnw -B -pl src-test -am verify -Dspotless.check.skip=true"
-            + " -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=CliFuzzIT"
-            + " -Dtests.seed="
-            + seed
-            + ")";
+        Seeds.reproduce(seed, CliFuzzIT.class, "-Dfuzz.cli.iterations=" + iterations);
     SplittableRandom random = Seeds.random(seed);
     List<Invocation> planned = new ArrayList<>();
     for (int i = 0; i < iterations; i++) {

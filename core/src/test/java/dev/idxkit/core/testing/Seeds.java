@@ -22,18 +22,30 @@ public final class Seeds {
     return new SplittableRandom(seed);
   }
 
-  /** A line for failure messages: the seed and how to rerun {@code testClass} with it. */
-  public static String reproduce(long seed, Class<?> testClass) {
-    String module = moduleOf(testClass);
-    return "seed "
-        + seed
-        + " (reproduce: ./mvnw -B -pl "
-        + module
-        + " -am verify -Dspotless.check.skip=true -Dsurefire.failIfNoSpecifiedTests=false -Dtest="
-        + testClass.getSimpleName()
-        + " -Dtests.seed="
-        + seed
-        + ")";
+  /**
+   * A line for failure messages: the seed and how to rerun {@code testClass} with it, plus {@code
+   * extra} system properties (e.g. {@code "-Dcrash.iterations=10"}). A class named {@code *IT} runs
+   * under Failsafe, so it is selected with {@code -Dit.test} and Surefire runs nothing.
+   */
+  public static String reproduce(long seed, Class<?> testClass, String... extra) {
+    String name = testClass.getSimpleName();
+    String select =
+        name.endsWith("IT")
+            ? "-Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=" + name
+            : "-Dsurefire.failIfNoSpecifiedTests=false -Dtest=" + name;
+    StringBuilder b =
+        new StringBuilder("seed ")
+            .append(seed)
+            .append(" (reproduce: ./mvnw -B -pl ")
+            .append(moduleOf(testClass))
+            .append(" -am verify -Dspotless.check.skip=true ")
+            .append(select)
+            .append(" -Dtests.seed=")
+            .append(seed);
+    for (String e : extra) {
+      b.append(' ').append(e);
+    }
+    return b.append(')').toString();
   }
 
   private static String moduleOf(Class<?> c) {
