@@ -157,70 +157,69 @@ public final class Loader {
       throw new IllegalArgumentException(
           "a deferred load into " + table.name() + " needs an IndexBuild");
     }
-    if (!resume) {
-      // Open the input once before anything is written: a file that cannot be read or a CSV
-      // header that does not match the table is refused with the database untouched, instead of
-      // after the first checkpoint, which in the bulk modes has made the indexes inactive and left
-      // an unfinished load that only --restart clears.
-      try (RowSource probe = options.input().open(table.def(), null)) {
-        // opening checks the file, its encoding and its header
+    // Open the input before anything is written: a file that cannot be read or a CSV header that
+    // does not match the table is refused with the database untouched, instead of after the first
+    // checkpoint, which in the bulk modes has made the indexes inactive and left an unfinished
+    // load that only --restart clears. A new load reads from the start, so the source opened here
+    // is the one it reads; a resume opens at its checkpoint later (null resources are skipped).
+    try (RowSource fresh = resume ? null : options.input().open(table.def(), null)) {
+      // The sink first: a refused restart must leave the reject file of the interrupted load alone.
+      RowSink sink;
+      long tableRows;
+      PageRuns pagesBefore = PageRuns.EMPTY;
+      if (options.indexMode().bulk()) {
+        BulkSink bulk = new BulkSink(db, table, key);
+        TableState ts;
+        try {
+          ts = bulk.open(restart ? prior : null);
+        } catch (RuntimeException e) {
+          bulk.abort();
+          throw e;
+        }
+        sink = bulk;
+        tableRows = ts.rows();
+        pagesBefore = ts.pages();
+      } else {
+        if (restart) {
+          undoAlone(table, prior);
+        }
+        Table t = db.table(table.name());
+        sink = new LiveSink(db, t, key);
+        tableRows = t.rowCount();
       }
-    }
-    // The sink first: a refused restart must leave the reject file of the interrupted load alone.
-    RowSink sink;
-    long tableRows;
-    PageRuns pagesBefore = PageRuns.EMPTY;
-    if (options.indexMode().bulk()) {
-      BulkSink bulk = new BulkSink(db, table, key);
-      TableState ts;
-      try {
-        ts = bulk.open(restart ? prior : null);
-      } catch (RuntimeException e) {
-        bulk.abort();
+      List<String> notes = new ArrayList<>();
+      Path rejectPath =
+          options.rejectFile() == null ? null : options.rejectFile().toAbsolutePath().normalize();
+      try (sink;
+          RejectWriter rejects = openRejects(table, prior, resume, rejectPath, notes)) {
+        long rejectLength = rejects == null ? -1 : rejects.checkpoint();
+        ResumeState start =
+            resume
+                ? prior.withRejectFile(rejectPath, rejectLength).counted()
+                : new ResumeState(
+                        ResumeState.LOADING,
+                        options.indexMode(),
+                        table.id(),
+                        System.currentTimeMillis(),
+                        null,
+                        0,
+                        0,
+                        0,
+                        0,
+                        tableRows,
+                        tableRows,
+                        rejectLength,
+                        identity,
+                        rejectPath,
+                        pagesBefore)
+                    .counted();
+        return load(
+            table, key, sink, rejects, fresh, start, tableRows, resume, notes, listener, parsePool,
+            t0);
+      } catch (RuntimeException | Error e) {
+        sink.abort();
         throw e;
       }
-      sink = bulk;
-      tableRows = ts.rows();
-      pagesBefore = ts.pages();
-    } else {
-      if (restart) {
-        undoAlone(table, prior);
-      }
-      Table t = db.table(table.name());
-      sink = new LiveSink(db, t, key);
-      tableRows = t.rowCount();
-    }
-    List<String> notes = new ArrayList<>();
-    Path rejectPath =
-        options.rejectFile() == null ? null : options.rejectFile().toAbsolutePath().normalize();
-    try (sink;
-        RejectWriter rejects = openRejects(table, prior, resume, rejectPath, notes)) {
-      long rejectLength = rejects == null ? -1 : rejects.checkpoint();
-      ResumeState start =
-          resume
-              ? prior.withRejectFile(rejectPath, rejectLength).counted()
-              : new ResumeState(
-                      ResumeState.LOADING,
-                      options.indexMode(),
-                      table.id(),
-                      System.currentTimeMillis(),
-                      null,
-                      0,
-                      0,
-                      0,
-                      0,
-                      tableRows,
-                      tableRows,
-                      rejectLength,
-                      identity,
-                      rejectPath,
-                      pagesBefore)
-                  .counted();
-      return load(
-          table, key, sink, rejects, start, tableRows, resume, notes, listener, parsePool, t0);
-    } catch (RuntimeException | Error e) {
-      sink.abort();
-      throw e;
     }
   }
 
@@ -229,6 +228,7 @@ public final class Loader {
       String key,
       RowSink sink,
       RejectWriter rejects,
+      RowSource fresh,
       ResumeState start,
       long tableRows,
       boolean resume,
@@ -245,7 +245,8 @@ public final class Loader {
     LoadLoop.Stop stop = LoadLoop.Stop.END;
     if (start.phase() == ResumeState.LOADING) {
       listener.phase(LoadPhase.LOADING);
-      try (RowSource source = options.input().open(table.def(), start.resume());
+      try (RowSource source =
+              fresh != null ? fresh : options.input().open(table.def(), start.resume());
           ParseAhead<RecordBatch> ahead =
               new ParseAhead<>(source, pool, 2 * options.parseThreads(), prepare(table))) {
         stop = loop.run(ahead);

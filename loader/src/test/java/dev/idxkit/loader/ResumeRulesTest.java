@@ -9,9 +9,11 @@ import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.meta.IndexStatus;
 import dev.idxkit.core.meta.PageRuns;
+import dev.idxkit.core.schema.TableDef;
 import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.loader.input.CsvOptions;
 import dev.idxkit.loader.input.ResumePoint;
+import dev.idxkit.loader.input.RowSource;
 import dev.idxkit.loader.internal.ResumeState;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,6 +100,49 @@ class ResumeRulesTest {
         assertThat(run(db, options(mode, StartMode.NEW)).outcome())
             .isEqualTo(LoadOutcome.COMPLETED);
       }
+    }
+  }
+
+  @Test
+  void theInputIsOpenedOnceARun() {
+    LoadInput csvInput = LoadInput.csv(csv, CsvOptions.defaults().withChunkBytes(4096));
+    int[] opens = {0};
+    LoadInput counted =
+        new LoadInput() {
+          @Override
+          public String name() {
+            return csvInput.name();
+          }
+
+          @Override
+          public String identity() {
+            return csvInput.identity();
+          }
+
+          @Override
+          public boolean positionsAreBytes() {
+            return true;
+          }
+
+          @Override
+          public long size() {
+            return csvInput.size();
+          }
+
+          @Override
+          public RowSource open(TableDef table, ResumePoint from) {
+            opens[0]++;
+            return csvInput.open(table, from);
+          }
+        };
+    LoadOptions o = LoadOptions.of("t", counted).withCheckpointRows(200);
+    try (Database db = Database.open(dir)) {
+      cancelled(db, o, 3);
+      assertThat(opens[0]).as("opens of a new load").isEqualTo(1);
+      opens[0] = 0;
+      LoadReport r = run(db, o.withStartMode(StartMode.RESUME));
+      assertThat(r.outcome()).isEqualTo(LoadOutcome.COMPLETED);
+      assertThat(opens[0]).as("opens of a resume").isEqualTo(1);
     }
   }
 

@@ -60,6 +60,11 @@ final class CsvRecordScanner {
   private final byte quote;
   private final int maxRecordBytes;
   private Stop stop;
+  // The first byte of the current record that is not UTF-8 (-1: none yet), its field and where
+  // that field starts; reset at each record.
+  private int badAt;
+  private int badField;
+  private int badFieldStart;
 
   CsvRecordScanner(char delimiter, char quote, int maxRecordBytes) {
     this.delimiter = (byte) delimiter;
@@ -79,232 +84,142 @@ final class CsvRecordScanner {
    * @return the index just after the last record appended ({@code from} if none)
    */
   int scan(byte[] b, int from, int limit, boolean eof, CsvRecordIndex out) {
+    int p = from;
+    while (p < limit) {
+      int next = record(b, p, limit, eof, out);
+      if (next < 0) {
+        return -next - 1;
+      }
+      p = next;
+    }
+    stop = Stop.END;
+    return p;
+  }
+
+  /**
+   * Scans the record starting at {@code start} and appends it to {@code out} (or rejects it and
+   * resynchronises). Returns where the next record starts, or {@code -(start + 1)} with {@link
+   * #stop} set if the window cuts the record.
+   */
+  private int record(byte[] b, int start, int limit, boolean eof, CsvRecordIndex out) {
     final byte delim = delimiter;
     final byte q = quote;
-    int p = from;
-    record:
-    while (p < limit) {
-      final int start = p;
-      int breaks = 0;
-      int field = 0;
-      int badUtf8At = -1;
-      int badUtf8Field = 0;
-      int badUtf8FieldStart = 0;
-      field:
-      while (true) {
-        final int fieldStart = p;
-        if (p < limit && b[p] == q) {
-          p++;
-          // Inside a quoted field.
-          while (true) {
-            if (p >= limit) {
-              int next =
-                  eof
-                      ? resync(
-                          b,
-                          start,
-                          limit,
-                          true,
-                          out,
-                          Kind.UNCLOSED_QUOTE,
-                          field,
-                          fieldStart,
-                          fieldStart)
-                      : needMore(b, start, limit, out, field, fieldStart);
-              if (next < 0) {
-                return -next - 1;
-              }
-              p = next;
-              continue record;
-            }
-            byte c = b[p];
-            if (c == q) {
-              if (p + 1 >= limit) {
-                if (!eof) {
-                  int next = needMore(b, start, limit, out, field, fieldStart);
-                  if (next < 0) {
-                    return -next - 1;
-                  }
-                  p = next;
-                  continue record;
-                }
-                p++; // the closing quote is the file's last byte
-                int next =
-                    complete(
-                        b,
-                        start,
-                        p,
-                        limit,
-                        eof,
-                        out,
-                        breaks,
-                        badUtf8At,
-                        badUtf8Field,
-                        badUtf8FieldStart);
-                if (next < 0) {
-                  return -next - 1;
-                }
-                p = next;
-                continue record;
-              }
-              byte n = b[p + 1];
-              if (n == q) {
-                p += 2; // an escaped quote
-                continue;
-              }
-              p++; // past the closing quote
-              if (n == delim) {
-                p++;
-                field++;
-                continue field;
-              }
-              if (n == LF || n == CR) {
-                break; // the record ends; the line break is handled below
-              }
-              int next =
-                  resync(b, start, limit, eof, out, Kind.CHAR_AFTER_QUOTE, field, fieldStart, p);
-              if (next < 0) {
-                return -next - 1;
-              }
-              p = next;
-              continue record;
-            } else if (c == LF) {
-              breaks++;
-              p++;
-            } else if (c == CR) {
-              if (p + 1 >= limit && !eof) {
-                int next =
-                    needMore(b, start, limit, out, field, fieldStart); // CRLF split by the window?
-                if (next < 0) {
-                  return -next - 1;
-                }
-                p = next;
-                continue record;
-              }
-              breaks++;
-              p += p + 1 < limit && b[p + 1] == LF ? 2 : 1;
-            } else if (c >= 0) {
-              p++;
-            } else {
-              int n = Utf8.sequenceLength(b, p, limit);
-              if (n > 0) {
-                p += n;
-              } else if (n < 0 && !eof) {
-                int next = needMore(b, start, limit, out, field, fieldStart);
-                if (next < 0) {
-                  return -next - 1;
-                }
-                p = next;
-                continue record;
-              } else {
-                if (badUtf8At < 0) {
-                  badUtf8At = p;
-                  badUtf8Field = field;
-                  badUtf8FieldStart = fieldStart;
-                }
-                p++;
-              }
-            }
+    badAt = -1;
+    int p = start;
+    int breaks = 0;
+    int field = 0;
+    field:
+    while (true) {
+      final int fieldStart = p;
+      if (p < limit && b[p] == q) {
+        p++;
+        // Inside a quoted field.
+        while (true) {
+          if (p >= limit) {
+            return eof
+                ? resync(
+                    b, start, limit, true, out, Kind.UNCLOSED_QUOTE, field, fieldStart, fieldStart)
+                : needMore(b, start, limit, out);
           }
-        } else {
-          // An unquoted field: runs to a delimiter or a line break.
-          while (true) {
-            if (p >= limit) {
-              if (eof) {
-                int next =
-                    complete(
-                        b,
-                        start,
-                        p,
-                        limit,
-                        eof,
-                        out,
-                        breaks,
-                        badUtf8At,
-                        badUtf8Field,
-                        badUtf8FieldStart);
-                if (next < 0) {
-                  return -next - 1;
-                }
-                p = next;
-                continue record;
-              }
-              int next = needMore(b, start, limit, out, field, fieldStart);
-              if (next < 0) {
-                return -next - 1;
-              }
-              p = next;
-              continue record;
+          byte c = b[p];
+          if (c == q) {
+            if (p + 1 >= limit) {
+              // The closing quote is the window's last byte: the file's, or read on.
+              return eof
+                  ? complete(b, start, p + 1, limit, eof, out, breaks)
+                  : needMore(b, start, limit, out);
             }
-            byte c = b[p];
-            if (c == delim) {
+            byte n = b[p + 1];
+            if (n == q) {
+              p += 2; // an escaped quote
+              continue;
+            }
+            p++; // past the closing quote
+            if (n == delim) {
               p++;
               field++;
               continue field;
             }
-            if (c == LF || c == CR) {
-              break;
+            if (n == LF || n == CR) {
+              break field; // the record ends; the line break is handled below
             }
-            if (c >= 0) {
-              p++;
-            } else {
-              int n = Utf8.sequenceLength(b, p, limit);
-              if (n > 0) {
-                p += n;
-              } else if (n < 0 && !eof) {
-                int next = needMore(b, start, limit, out, field, fieldStart);
-                if (next < 0) {
-                  return -next - 1;
-                }
-                p = next;
-                continue record;
-              } else {
-                if (badUtf8At < 0) {
-                  badUtf8At = p;
-                  badUtf8Field = field;
-                  badUtf8FieldStart = fieldStart;
-                }
-                p++;
-              }
+            return resync(b, start, limit, eof, out, Kind.CHAR_AFTER_QUOTE, field, fieldStart, p);
+          } else if (c == LF) {
+            breaks++;
+            p++;
+          } else if (c == CR) {
+            if (p + 1 >= limit && !eof) {
+              return needMore(b, start, limit, out); // CRLF split by the window?
+            }
+            breaks++;
+            p += p + 1 < limit && b[p + 1] == LF ? 2 : 1;
+          } else if (c >= 0) {
+            p++;
+          } else {
+            p = nonAscii(b, p, limit, eof, field, fieldStart);
+            if (p < 0) {
+              return needMore(b, start, limit, out);
             }
           }
         }
-        // b[p] is the LF or CR that ends the record.
-        if (b[p] == CR) {
-          if (p + 1 >= limit && !eof) {
-            int next =
-                needMore(b, start, limit, out, field, fieldStart); // CRLF split by the window?
-            if (next < 0) {
-              return -next - 1;
-            }
-            p = next;
-            continue record;
-          }
-          p += p + 1 < limit && b[p + 1] == LF ? 2 : 1;
-        } else {
+      }
+      // An unquoted field: runs to a delimiter or a line break.
+      while (true) {
+        if (p >= limit) {
+          return eof
+              ? complete(b, start, p, limit, eof, out, breaks)
+              : needMore(b, start, limit, out);
+        }
+        byte c = b[p];
+        if (c == delim) {
           p++;
+          field++;
+          continue field;
         }
-        int next =
-            complete(
-                b,
-                start,
-                p,
-                limit,
-                eof,
-                out,
-                breaks + 1,
-                badUtf8At,
-                badUtf8Field,
-                badUtf8FieldStart);
-        if (next < 0) {
-          return -next - 1;
+        if (c == LF || c == CR) {
+          break field;
         }
-        p = next;
-        continue record;
+        if (c >= 0) {
+          p++;
+        } else {
+          p = nonAscii(b, p, limit, eof, field, fieldStart);
+          if (p < 0) {
+            return needMore(b, start, limit, out);
+          }
+        }
       }
     }
-    stop = Stop.END;
-    return p;
+    // b[p] is the LF or CR that ends the record.
+    if (b[p] == CR) {
+      if (p + 1 >= limit && !eof) {
+        return needMore(b, start, limit, out); // CRLF split by the window?
+      }
+      p += p + 1 < limit && b[p + 1] == LF ? 2 : 1;
+    } else {
+      p++;
+    }
+    return complete(b, start, p, limit, eof, out, breaks + 1);
+  }
+
+  /**
+   * Steps over the byte sequence from 0x80 up at {@code p}: returns the index after it, or -1 if
+   * the window cuts it and more bytes follow. A byte that starts no well-formed sequence is stepped
+   * over alone; the record's first such byte is noted for its reject.
+   */
+  private int nonAscii(byte[] b, int p, int limit, boolean eof, int field, int fieldStart) {
+    int n = Utf8.sequenceLength(b, p, limit);
+    if (n > 0) {
+      return p + n;
+    }
+    if (n < 0 && !eof) {
+      return -1;
+    }
+    if (badAt < 0) {
+      badAt = p;
+      badField = field;
+      badFieldStart = fieldStart;
+    }
+    return p + 1;
   }
 
   /**
@@ -314,16 +229,7 @@ final class CsvRecordScanner {
    * starts, or {@code -(start + 1)} with {@link #stop} set.
    */
   private int complete(
-      byte[] b,
-      int start,
-      int end,
-      int limit,
-      boolean eof,
-      CsvRecordIndex out,
-      int breaks,
-      int badAt,
-      int badField,
-      int badFieldStart) {
+      byte[] b, int start, int end, int limit, boolean eof, CsvRecordIndex out, int breaks) {
     if (end - start > maxRecordBytes) {
       return resync(b, start, limit, eof, out, Kind.TOO_LONG, 0, start, start);
     }
@@ -340,8 +246,7 @@ final class CsvRecordScanner {
    * with more bytes. But a record that already fills {@code maxRecordBytes} is rejected now.
    * Returns where to go on scanning, or {@code -(start + 1)} with {@link #stop} set.
    */
-  private int needMore(
-      byte[] b, int start, int limit, CsvRecordIndex out, int field, int fieldStart) {
+  private int needMore(byte[] b, int start, int limit, CsvRecordIndex out) {
     if (limit - start < maxRecordBytes) {
       stop = Stop.NEED_MORE;
       return -(start + 1);

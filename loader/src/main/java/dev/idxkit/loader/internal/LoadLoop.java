@@ -104,7 +104,7 @@ public final class LoadLoop {
    * Runs until the input ends, the load is cancelled (or the thread interrupted: then the interrupt
    * flag is set again on return) or has too many rejects.
    */
-  public Stop run(ParseAhead<?> ahead) {
+  public Stop run(ParseAhead<? extends RecordBatch> ahead) {
     try {
       return loop(ahead);
     } catch (InterruptedException e) {
@@ -118,7 +118,7 @@ public final class LoadLoop {
     }
   }
 
-  private Stop loop(ParseAhead<?> ahead) throws InterruptedException {
+  private Stop loop(ParseAhead<? extends RecordBatch> ahead) throws InterruptedException {
     RecordBatch b;
     while ((b = ahead.next()) != null) {
       parseCpuNanos += b.parseCpuNanos();

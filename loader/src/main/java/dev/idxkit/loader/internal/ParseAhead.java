@@ -12,10 +12,10 @@ import java.util.concurrent.Future;
 
 /**
  * Parses a {@link RowSource}'s chunks on the parse threads, ahead of the loading thread, and hands
- * them back in input order - {@link dev.idxkit.loader.input.ParallelRowReader}'s algorithm, with
- * two things the loader needs on top: each parse task goes on to prepare its batch for the sink
- * (encode records, see {@link EncodedBatch}) while it is still on the parse thread, and the cut,
- * the wait and each task's CPU time are measured.
+ * them back in input order. Each parse task goes on to prepare its batch for the consumer (the
+ * loader encodes records, see {@link EncodedBatch}) while it is still on the parse thread, and the
+ * cut, the wait and each task's CPU time are measured. {@link
+ * dev.idxkit.loader.input.ParallelRowReader} is this with nothing prepared.
  *
  * <p>Call order: {@link #next()} until it returns null, then {@link #close()} (also after a
  * failure: it cancels what is still in flight). The calling thread cuts each chunk ({@link
@@ -23,7 +23,7 @@ import java.util.concurrent.Future;
  * chunks are submitted and not yet taken, which bounds memory to that many chunks and their parsed
  * batches. The executor is the caller's.
  */
-public final class ParseAhead<T extends RecordBatch> implements AutoCloseable {
+public final class ParseAhead<T> implements AutoCloseable {
   /** What a parse task does with its batch, on the parse thread. */
   @FunctionalInterface
   public interface Prepare<T> {
