@@ -16,6 +16,7 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
@@ -147,6 +148,32 @@ class StoreTest {
       }
       assertThat(s.meta().table(T).rows()).isEqualTo(20);
       assertThat(s.walBytes()).isEqualTo(Wal.HEADER_SIZE); // recovery checkpointed
+    }
+  }
+
+  @Test
+  void anOlderLogWhoseHeaderWasTornByAResetIsNotReplayed() throws IOException {
+    Path dir = tmp.resolve("db");
+    long page;
+    byte[] olderLog;
+    try (Store s = create(dir)) {
+      try (StoreTxn t = s.begin(null)) {
+        page = put(t, 1);
+        t.commit();
+      }
+      olderLog = Files.readAllBytes(dir.resolve("wal"));
+      try (StoreTxn t = s.begin(null)) {
+        t.pages(0).write(page).putLong(Page.HEADER_SIZE, 2);
+        t.commit();
+      }
+      s.checkpoint();
+    }
+    // A crash in the middle of the last reset: the old frames are still there, the header is not.
+    java.util.Arrays.fill(olderLog, 0, Wal.HEADER_SIZE, (byte) 0);
+    Files.write(dir.resolve("wal"), olderLog);
+    try (Store s = Store.open(dir, StoreOptions.defaults())) {
+      assertThat(s.recovery().transactions()).as("frames of an older log").isZero();
+      assertThat(valueOf(s, page)).isEqualTo(2);
     }
   }
 
