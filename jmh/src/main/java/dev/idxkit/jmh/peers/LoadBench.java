@@ -2,14 +2,12 @@ package dev.idxkit.jmh.peers;
 
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
-import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.loader.IndexMode;
 import dev.idxkit.loader.LoadReport;
 import dev.idxkit.loader.RebuildIndexBuild;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -155,15 +153,14 @@ public final class LoadBench {
             csvBytes / 1e6,
             export == 0 ? "reused" : String.format(Locale.ROOT, "exported in %.2f s", export));
         for (int w = 0; w < c.warmup(); w++) {
-          Path scratch = dir.resolve("idxkit-warmup");
-          try (Database db = Lineitem.create(scratch)) {
+          try (BenchDir scratch = BenchDir.create(dir.path(), "warmup");
+              Database db = Lineitem.create(scratch.resolve("idxkit"))) {
             LoadReport r = Lineitem.loadCsv(db, csv, IndexMode.DEFERRED, build);
             out.printf(
                 Locale.ROOT,
                 "  warm-up CSV load: %.2f s, not counted%n",
                 r.timings().totalNanos() / 1e9);
           }
-          delete(scratch);
         }
         try (Database fromCsv = Lineitem.create(dir.resolve("idxkit-csv"))) {
           LoadReport r = Lineitem.loadCsv(fromCsv, csv, IndexMode.DEFERRED, build);
@@ -360,18 +357,5 @@ public final class LoadBench {
 
   private static String configOf(String label) {
     return label.startsWith("idxkit ") ? label.substring(7) : "csv";
-  }
-
-  private static void delete(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new IdxkitIOException("cannot delete " + dir, e);
-    }
   }
 }
