@@ -84,10 +84,6 @@ final class ResultSheet {
     notes.add(text);
   }
 
-  synchronized List<Figure> figures() {
-    return List.copyOf(figures);
-  }
-
   synchronized List<Ratio> ratios() {
     return List.copyOf(ratios);
   }
