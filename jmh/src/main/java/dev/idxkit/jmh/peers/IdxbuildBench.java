@@ -249,12 +249,7 @@ public final class IdxbuildBench {
     }
     machine.sampleLoad();
     IdxbuildSummary.summarize(c, sheet);
-    sheet.printSummary(out);
-    List<Path> files = new ArrayList<>(sheet.write(c.out(), NAME));
-    Path png = c.out().resolve(NAME + ".png");
-    BarCharts.write(png, IdxbuildSummary.panels(c, sheet));
-    files.add(png);
-    out.println("wrote " + files);
+    sheet.finish(c.out(), IdxbuildSummary.panels(c, sheet), out);
     return sheet;
   }
 
