@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -70,15 +69,12 @@ public final class LoadBench {
 
     static Config parse(String... args) {
       BenchArgs a = BenchArgs.parse(args);
-      String peers = a.string("peers", String.join(",", IdxbuildBench.PEERS));
       Config c =
           new Config(
               a.doubleValue("tpch-sf", IdxbuildBench.DEFAULT_SF, 0, 100),
               a.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 256),
               a.bytes("memory", 2L << 30, 1L << 20),
-              peers.equalsIgnoreCase("none")
-                  ? List.of()
-                  : a.list("peers", IdxbuildBench.PEERS, new LinkedHashSet<>(IdxbuildBench.PEERS)),
+              IdxbuildBench.parsePeers(a),
               a.intValue("warmup", 1, 0, 20),
               a.intValue("probes", 200, 0, 1_000_000),
               a.bool("check", true),
