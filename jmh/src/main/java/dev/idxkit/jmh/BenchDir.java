@@ -66,7 +66,12 @@ public final class BenchDir implements AutoCloseable {
     deleteTree(path);
   }
 
-  static void deleteTree(Path root) {
+  /**
+   * Deletes {@code root} and everything under it, if it exists: for the experiments' own
+   * directories that are not a {@code BenchDir} (a kept work directory, a database made and dropped
+   * inside one).
+   */
+  public static void deleteTree(Path root) {
     if (!Files.exists(root)) {
       return;
     }

@@ -81,10 +81,6 @@ public final class ExperimentArgs {
     return this;
   }
 
-  public String experiment() {
-    return experiment;
-  }
-
   /**
    * Parses {@code args}, runs {@code body} and exits the JVM with the code the class comment lists.
    * {@code --help} prints the usage to stdout and exits 0 without running {@code body}.
@@ -257,18 +253,6 @@ public final class ExperimentArgs {
       out.add((int) inRange(name, v, n, min, max));
     }
     return out;
-  }
-
-  /** One of {@code choices} (case-insensitive), lower case. */
-  public String choice(String name, String... choices) {
-    String v = get(name).toLowerCase(Locale.ROOT);
-    for (String c : choices) {
-      if (c.equals(v)) {
-        return c;
-      }
-    }
-    throw new InvalidInputException(
-        name + " : " + get(name) + " (expected one of: " + String.join(", ", choices) + ")");
   }
 
   private static long parse(String name, String v, int unit) {

@@ -4,7 +4,6 @@ import dev.idxkit.core.btree.BuildResult;
 import dev.idxkit.core.btree.PageSink;
 import dev.idxkit.core.btree.TreeBuilder;
 import dev.idxkit.core.page.Page;
-import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.jmh.BenchmarkBase;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -49,7 +48,6 @@ public class BTreeBuildBench extends BenchmarkBase {
   @Param({"store", "memory"})
   public String sink;
 
-  BenchDir dir;
   TreeStore store;
 
   @Setup(Level.Iteration)
@@ -58,13 +56,7 @@ public class BTreeBuildBench extends BenchmarkBase {
       throw new IllegalArgumentException("sink : " + sink + " (expected: store or memory)");
     }
     if (sink.equals("store")) {
-      dir = BenchDir.create("btree-build");
-      try {
-        store = TreeStore.create(dir.resolve("db"));
-      } catch (RuntimeException e) {
-        tearDown();
-        throw e;
-      }
+      store = TreeStore.createTemporary("btree-build");
     }
   }
 
@@ -94,16 +86,9 @@ public class BTreeBuildBench extends BenchmarkBase {
 
   @TearDown(Level.Iteration)
   public void tearDown() {
-    try {
-      if (store != null) {
-        store.close();
-        store = null;
-      }
-    } finally {
-      if (dir != null) {
-        dir.close();
-        dir = null;
-      }
+    if (store != null) {
+      store.close();
+      store = null;
     }
   }
 

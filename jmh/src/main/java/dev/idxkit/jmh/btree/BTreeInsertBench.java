@@ -3,7 +3,6 @@ package dev.idxkit.jmh.btree;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.btree.BTree;
 import dev.idxkit.core.txn.StoreTxn;
-import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.jmh.BenchmarkBase;
 import java.util.SplittableRandom;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -59,7 +58,6 @@ public class BTreeInsertBench extends BenchmarkBase {
   @Param("100")
   public int fill;
 
-  BenchDir dir;
   TreeStore store;
   final SplittableRandom random = new SplittableRandom(SEED);
   final byte[] scratchEntry = new byte[TreeEntries.ENTRY_BYTES];
@@ -78,9 +76,8 @@ public class BTreeInsertBench extends BenchmarkBase {
       throw new IllegalArgumentException(
           "keys : " + keys + ", batch : " + batch + " (expected: >= 1)");
     }
-    dir = BenchDir.create("btree-insert");
+    store = TreeStore.createTemporary("btree-insert");
     try {
-      store = TreeStore.create(dir.resolve("db"));
       store.build(keys, fill);
       root = store.root();
     } catch (RuntimeException e) {
@@ -142,17 +139,13 @@ public class BTreeInsertBench extends BenchmarkBase {
         txn.close();
         txn = null;
       }
+    } finally {
       if (store != null) {
         System.out.printf(
             "%n[tree: %d built + %d inserted entries in %d commits of <= %d]%n",
             keys, inserted, commits, batch);
         store.close();
         store = null;
-      }
-    } finally {
-      if (dir != null) {
-        dir.close();
-        dir = null;
       }
     }
   }

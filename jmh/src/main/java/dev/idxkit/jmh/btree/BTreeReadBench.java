@@ -47,7 +47,6 @@ public class BTreeReadBench extends BenchmarkBase {
     @Param("10000000")
     public long keys;
 
-    BenchDir dir;
     TreeStore store;
 
     @Setup(Level.Trial)
@@ -55,9 +54,8 @@ public class BTreeReadBench extends BenchmarkBase {
       if (keys < RANGE) {
         throw new IllegalArgumentException("keys : " + keys + " (expected: >= " + RANGE + ")");
       }
-      dir = BenchDir.create("btree-read");
+      store = TreeStore.createTemporary("btree-read");
       try {
-        store = TreeStore.create(dir.resolve("db"));
         store.build(keys, 100);
       } catch (RuntimeException e) {
         tearDown();
@@ -67,16 +65,9 @@ public class BTreeReadBench extends BenchmarkBase {
 
     @TearDown(Level.Trial)
     public void tearDown() {
-      try {
-        if (store != null) {
-          store.close();
-          store = null;
-        }
-      } finally {
-        if (dir != null) {
-          dir.close();
-          dir = null;
-        }
+      if (store != null) {
+        store.close();
+        store = null;
       }
     }
   }

@@ -10,6 +10,7 @@ import dev.idxkit.core.page.Page;
 import dev.idxkit.core.txn.BulkWrite;
 import dev.idxkit.core.txn.Store;
 import dev.idxkit.core.txn.StoreOptions;
+import dev.idxkit.jmh.BenchDir;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -23,7 +24,8 @@ import java.util.Map;
  * #INDEX_ID}); then readers take {@code store().readLock()} and read {@code
  * store().committedPages(AREA)} from {@link #root()}, and writers open {@code store().begin(...)}
  * transactions and record the new root with {@code setRoot(INDEX_ID, root)}. {@link #close()}
- * closes the store (unmapping its files); the caller deletes the directory.
+ * closes the store (unmapping its files); the caller deletes the directory, unless the store was
+ * made by {@link #createTemporary}, whose directory {@code close()} deletes too.
  *
  * <p>Disk: about 20 bytes per entry in leaves packed to 100 % (16-byte entry, 4-byte slot), so 10
  * million entries take some 200 MB in {@value #AREA_NAME}.area. Memory: the builder's O(height)
@@ -36,9 +38,11 @@ public final class TreeStore implements AutoCloseable {
   public static final String INDEX_NAME = "bench_tree";
 
   private final Store store;
+  private final BenchDir owned;
 
-  private TreeStore(Store store) {
+  private TreeStore(Store store, BenchDir owned) {
     this.store = store;
+    this.owned = owned;
   }
 
   /**
@@ -46,8 +50,26 @@ public final class TreeStore implements AutoCloseable {
    * {@link Durability#OFF}: the benchmarks measure the tree and the log writes, not fsync latency.
    */
   public static TreeStore create(Path dir) {
+    return new TreeStore(newStore(dir), null);
+  }
+
+  /**
+   * A new store as {@link #create} makes it, in a fresh {@link BenchDir} named after {@code
+   * prefix}; {@link #close()} deletes that directory after closing the store.
+   */
+  public static TreeStore createTemporary(String prefix) {
+    BenchDir dir = BenchDir.create(prefix);
+    try {
+      return new TreeStore(newStore(dir.resolve("db")), dir);
+    } catch (RuntimeException e) {
+      dir.close();
+      throw e;
+    }
+  }
+
+  private static Store newStore(Path dir) {
     StoreOptions options = StoreOptions.defaults().withDurability(Durability.OFF);
-    return new TreeStore(Store.create(dir, options, Map.of(AREA, AREA_NAME), new byte[0]));
+    return Store.create(dir, options, Map.of(AREA, AREA_NAME), new byte[0]);
   }
 
   public Store store() {
@@ -111,6 +133,12 @@ public final class TreeStore implements AutoCloseable {
 
   @Override
   public void close() {
-    store.close();
+    try {
+      store.close();
+    } finally {
+      if (owned != null) {
+        owned.close();
+      }
+    }
   }
 }

@@ -6,6 +6,7 @@ import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtFile;
+import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.jmh.ExperimentArgs;
 import dev.idxkit.jmh.experiments.AccountingPass.Outcome;
 import dev.idxkit.jmh.experiments.PassState.Measurement;
@@ -23,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -259,7 +259,7 @@ public final class AccountingBench {
     if (o.keep()) {
       System.out.println("accounting: database kept in " + work.resolve("db"));
     } else {
-      deleteTree(work);
+      BenchDir.deleteTree(work);
     }
     return new Report(result.outcome(), result.measurements(), tally, work);
   }
@@ -367,21 +367,10 @@ public final class AccountingBench {
                 + MARKER
                 + ")");
       }
-      deleteTree(work);
+      BenchDir.deleteTree(work);
     }
     Files.createDirectories(work);
     Files.writeString(work.resolve(MARKER), "work directory of idxkit bench accounting\n");
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(root)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 
   private static AccountingPass.Listener printing(AccountingPass.Listener inner) {

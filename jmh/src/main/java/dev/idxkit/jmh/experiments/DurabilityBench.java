@@ -7,6 +7,7 @@ import dev.idxkit.core.txn.CheckpointStats;
 import dev.idxkit.core.txn.Store;
 import dev.idxkit.core.txn.StoreOptions;
 import dev.idxkit.core.txn.StoreTxn;
+import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.jmh.ExperimentArgs;
 import dev.idxkit.jmh.report.ResultWriter;
 import dev.idxkit.jmh.report.Results;
@@ -100,7 +101,7 @@ public final class DurabilityBench {
           double rate = commits(db, d, writers, seconds);
           System.out.printf("%-8s %-8d %12.0f%n", d.name().toLowerCase(), writers, rate);
           commits.row(d.name().toLowerCase(Locale.ROOT), writers, seconds, Math.round(rate));
-          deleteTree(db);
+          BenchDir.deleteTree(db);
         }
       }
       results.write(commits);
@@ -220,7 +221,7 @@ public final class DurabilityBench {
     }
     double seqSeconds = (System.nanoTime() - t0) / 1e9;
     Files.delete(seq);
-    deleteTree(db);
+    BenchDir.deleteTree(db);
     double ckptMb = bytes / 1048576.0 / ckptSeconds;
     double seqMb = bytes / 1048576.0 / seqSeconds;
     System.out.printf(
@@ -229,16 +230,5 @@ public final class DurabilityBench {
         mb, ckptSeconds, ckptMb, seqSeconds, seqMb, ckptMb / seqMb);
     return new CheckpointRun(
         bytes, c.walSyncNanos() / 1e9, ckptSeconds, c.metaNanos() / 1e9, seqSeconds);
-  }
-
-  static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var walk = Files.walk(p)) {
-      for (Path f : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(f);
-      }
-    }
   }
 }

@@ -185,6 +185,7 @@ public final class GrowthBench {
       out.printFiles(System.out);
     } finally {
       if (a.flag("--keep")) {
+        dir.keep();
         System.out.println("growth: stores kept in " + dir.path());
       } else {
         dir.close();

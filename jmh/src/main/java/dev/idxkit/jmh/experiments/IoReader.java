@@ -99,6 +99,18 @@ abstract class IoReader implements AutoCloseable {
   }
 
   /**
+   * Checks the chunk read at {@code offset} ({@code length} bytes at the start of {@code chunk},
+   * big-endian): the first whole word in it and one every {@link #CHECK_STRIDE} bytes after.
+   */
+  final void checkChunk(long offset, int length, ByteBuffer chunk) {
+    long first = offset & ~7L;
+    int skip = (int) (first == offset ? 0 : first + 8 - offset);
+    for (int i = skip; i + 8 <= length; i += CHECK_STRIDE) {
+      check(offset + i, chunk.getLong(i));
+    }
+  }
+
+  /**
    * Throws unless the word at {@code at} (an offset in the file) read as {@code actual} is right.
    */
   final void check(long at, long actual) {
@@ -152,12 +164,7 @@ abstract class IoReader implements AutoCloseable {
         throw new IOException(
             "mapped read of " + length + " bytes at " + offset + " of " + file + " gave " + n);
       }
-      ByteBuffer view = ByteBuffer.wrap(scratch, 0, length).order(ByteOrder.BIG_ENDIAN);
-      long first = offset & ~7L;
-      int skip = (int) (first == offset ? 0 : first + 8 - offset);
-      for (int i = skip; i + 8 <= length; i += CHECK_STRIDE) {
-        check(offset + i, view.getLong(i));
-      }
+      checkChunk(offset, length, ByteBuffer.wrap(scratch, 0, length).order(ByteOrder.BIG_ENDIAN));
     }
 
     @Override
@@ -216,11 +223,7 @@ abstract class IoReader implements AutoCloseable {
         }
         pos += n;
       }
-      long first = offset & ~7L;
-      int skip = (int) (first == offset ? 0 : first + 8 - offset);
-      for (int i = skip; i + 8 <= length; i += CHECK_STRIDE) {
-        check(offset + i, buffer.getLong(i));
-      }
+      checkChunk(offset, length, buffer);
     }
 
     @Override

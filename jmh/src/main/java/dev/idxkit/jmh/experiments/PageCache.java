@@ -69,15 +69,6 @@ final class PageCache {
     return new PageCache(file, Eviction.NONE, fincore);
   }
 
-  Eviction eviction() {
-    return eviction;
-  }
-
-  /** True if {@code fincore} can tell how much of the file is in memory. */
-  boolean verifiable() {
-    return verifiable;
-  }
-
   /** One sentence for the results' notes. */
   String describe() {
     return "page cache eviction before each measurement: "

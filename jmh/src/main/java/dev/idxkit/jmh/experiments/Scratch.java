@@ -7,11 +7,12 @@ import java.nio.file.Path;
  * An experiment's scratch directory (a {@link BenchDir}) that is also deleted when the JVM is
  * stopped by Ctrl-C or SIGTERM: {@code idxkit bench} stops a child that way, and a 1 GiB file left
  * in {@code /tmp} by an interrupted run is litter on a shared machine. {@link #close()} deletes it
- * and removes the hook; it is idempotent.
+ * and removes the hook; it is idempotent. {@link #keep()} removes the hook and leaves the
+ * directory.
  */
 final class Scratch implements AutoCloseable {
   private final BenchDir dir;
-  private final Thread hook;
+  final Thread hook;
 
   private Scratch(BenchDir dir) {
     this.dir = dir;
@@ -30,6 +31,18 @@ final class Scratch implements AutoCloseable {
 
   Path resolve(String name) {
     return dir.resolve(name);
+  }
+
+  /**
+   * Keeps the directory after the JVM exits: without this the hook would delete it at {@code
+   * System.exit}, whatever the experiment printed about keeping it.
+   */
+  void keep() {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // Already shutting down: the hook runs (or ran); nothing left to keep.
+    }
   }
 
   @Override

@@ -160,12 +160,7 @@ public final class CompareBench {
     }
     machine.sampleLoad();
     summarize(c, sheet);
-    sheet.printSummary(out);
-    List<Path> files = new ArrayList<>(sheet.write(c.out(), NAME));
-    Path png = c.out().resolve(NAME + ".png");
-    BarCharts.write(png, panels(c, sheet));
-    files.add(png);
-    out.println("wrote " + files);
+    sheet.finish(c.out(), panels(c, sheet), out);
     return sheet;
   }
 

@@ -93,15 +93,12 @@ public final class IdxbuildBench {
       BenchArgs a = BenchArgs.parse(args);
       List<Integer> threads = a.ints("threads", List.of(1, 2), 1, 256);
       List<Long> memories = a.sizes("memory", List.of(2L << 30, 64L << 20), 1L << 20);
-      String peers = a.string("peers", String.join(",", PEERS));
       Config c =
           new Config(
               a.doubleValue("tpch-sf", DEFAULT_SF, 0, 100),
               threads,
               memories,
-              peers.equalsIgnoreCase("none")
-                  ? List.of()
-                  : a.list("peers", PEERS, new LinkedHashSet<>(PEERS)),
+              parsePeers(a),
               a.bytes("peer-memory", memories.stream().max(Long::compare).orElseThrow(), 1L << 20),
               a.intValue(
                   "peer-threads", threads.stream().max(Integer::compare).orElseThrow(), 0, 8),
@@ -118,6 +115,14 @@ public final class IdxbuildBench {
       a.checkAllRead(USAGE);
       return c;
     }
+  }
+
+  /** {@code --peers}: a list of {@link #PEERS} (all by default), or {@code none}. */
+  static List<String> parsePeers(BenchArgs a) {
+    String peers = a.string("peers", String.join(",", PEERS));
+    return peers.equalsIgnoreCase("none")
+        ? List.of()
+        : a.list("peers", PEERS, new LinkedHashSet<>(PEERS));
   }
 
   /** One idxkit configuration: which indexes, how many threads, how much sort memory. */
@@ -249,12 +254,7 @@ public final class IdxbuildBench {
     }
     machine.sampleLoad();
     IdxbuildSummary.summarize(c, sheet);
-    sheet.printSummary(out);
-    List<Path> files = new ArrayList<>(sheet.write(c.out(), NAME));
-    Path png = c.out().resolve(NAME + ".png");
-    BarCharts.write(png, IdxbuildSummary.panels(c, sheet));
-    files.add(png);
-    out.println("wrote " + files);
+    sheet.finish(c.out(), IdxbuildSummary.panels(c, sheet), out);
     return sheet;
   }
 

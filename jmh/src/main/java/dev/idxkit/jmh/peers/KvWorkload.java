@@ -92,10 +92,7 @@ final class KvWorkload {
     long cpu0 = THREADS.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     for (long i : idx) {
-      long v = s.get(TreeEntries.keyOf(i));
-      if (v != i) {
-        throw wrong(s, "get(keyOf(" + i + "))", Long.toString(i), Long.toString(v));
-      }
+      expectGet(s, i, i);
     }
     long wall = System.nanoTime() - t0;
     long cpu = THREADS.getCurrentThreadCpuTime();

@@ -2,20 +2,17 @@ package dev.idxkit.jmh.peers;
 
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
-import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.loader.IndexMode;
 import dev.idxkit.loader.LoadReport;
 import dev.idxkit.loader.RebuildIndexBuild;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -72,15 +69,12 @@ public final class LoadBench {
 
     static Config parse(String... args) {
       BenchArgs a = BenchArgs.parse(args);
-      String peers = a.string("peers", String.join(",", IdxbuildBench.PEERS));
       Config c =
           new Config(
               a.doubleValue("tpch-sf", IdxbuildBench.DEFAULT_SF, 0, 100),
               a.intValue("threads", Runtime.getRuntime().availableProcessors(), 1, 256),
               a.bytes("memory", 2L << 30, 1L << 20),
-              peers.equalsIgnoreCase("none")
-                  ? List.of()
-                  : a.list("peers", IdxbuildBench.PEERS, new LinkedHashSet<>(IdxbuildBench.PEERS)),
+              IdxbuildBench.parsePeers(a),
               a.intValue("warmup", 1, 0, 20),
               a.intValue("probes", 200, 0, 1_000_000),
               a.bool("check", true),
@@ -155,15 +149,14 @@ public final class LoadBench {
             csvBytes / 1e6,
             export == 0 ? "reused" : String.format(Locale.ROOT, "exported in %.2f s", export));
         for (int w = 0; w < c.warmup(); w++) {
-          Path scratch = dir.resolve("idxkit-warmup");
-          try (Database db = Lineitem.create(scratch)) {
+          try (BenchDir scratch = BenchDir.create(dir.path(), "warmup");
+              Database db = Lineitem.create(scratch.resolve("idxkit"))) {
             LoadReport r = Lineitem.loadCsv(db, csv, IndexMode.DEFERRED, build);
             out.printf(
                 Locale.ROOT,
                 "  warm-up CSV load: %.2f s, not counted%n",
                 r.timings().totalNanos() / 1e9);
           }
-          delete(scratch);
         }
         try (Database fromCsv = Lineitem.create(dir.resolve("idxkit-csv"))) {
           LoadReport r = Lineitem.loadCsv(fromCsv, csv, IndexMode.DEFERRED, build);
@@ -210,12 +203,7 @@ public final class LoadBench {
     }
     machine.sampleLoad();
     summarize(c, sheet);
-    sheet.printSummary(out);
-    List<Path> files = new ArrayList<>(sheet.write(c.out(), NAME));
-    Path png = c.out().resolve(NAME + ".png");
-    BarCharts.write(png, panels(c, sheet));
-    files.add(png);
-    out.println("wrote " + files);
+    sheet.finish(c.out(), panels(c, sheet), out);
     return sheet;
   }
 
@@ -360,18 +348,5 @@ public final class LoadBench {
 
   private static String configOf(String label) {
     return label.startsWith("idxkit ") ? label.substring(7) : "csv";
-  }
-
-  private static void delete(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new IdxkitIOException("cannot delete " + dir, e);
-    }
   }
 }

@@ -84,10 +84,6 @@ final class ResultSheet {
     notes.add(text);
   }
 
-  synchronized List<Figure> figures() {
-    return List.copyOf(figures);
-  }
-
   synchronized List<Ratio> ratios() {
     return List.copyOf(ratios);
   }
@@ -202,6 +198,20 @@ final class ResultSheet {
     }
     b.append("\n  ]\n}\n");
     return b.toString();
+  }
+
+  /**
+   * The end of every peer experiment: prints the summary, writes {@code <experiment>.csv} and
+   * {@code .json} ({@link #write}) and the chart {@code <experiment>.png} into {@code dir}, and
+   * prints the files written.
+   */
+  void finish(Path dir, List<BarCharts.Panel> panels, PrintStream out) {
+    printSummary(out);
+    List<Path> files = new ArrayList<>(write(dir, experiment));
+    Path png = dir.resolve(experiment + ".png");
+    BarCharts.write(png, panels);
+    files.add(png);
+    out.println("wrote " + files);
   }
 
   /** Prints the settings, the ratios and the goals: the end of every experiment's output. */

@@ -77,10 +77,6 @@ public final class ResultWriter {
         experiment, dir, Instant.now().truncatedTo(ChronoUnit.SECONDS), Machine.now());
   }
 
-  public Path dir() {
-    return dir;
-  }
-
   /** The machine as it was when the experiment started. */
   public Machine machineAtStart() {
     return atStart;
@@ -97,11 +93,6 @@ public final class ResultWriter {
     Path png = dir.resolve(baseName + ".png");
     chart.save(png);
     remember(png);
-  }
-
-  /** The files written so far, in order, each once. */
-  public List<Path> files() {
-    return List.copyOf(written);
   }
 
   /** Prints where the files are: one line each, after a heading. */

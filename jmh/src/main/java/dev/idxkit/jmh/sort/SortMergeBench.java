@@ -144,11 +144,7 @@ public class SortMergeBench extends BenchmarkBase {
   @Benchmark
   @OperationsPerInvocation(ENTRIES)
   public long loserTreeMerge() {
-    List<EntrySource> sources = new ArrayList<>();
-    for (EntryBuffer b : sortedParts) {
-      sources.add(b.source());
-    }
-    return checkSorted(new LoserTree(sources), entries);
+    return checkSorted(new LoserTree(sources()), entries);
   }
 
   @Benchmark
@@ -173,6 +169,7 @@ public class SortMergeBench extends BenchmarkBase {
     }
   }
 
+  /** A fresh source over each of the sorted parts. */
   private List<EntrySource> sources() {
     List<EntrySource> s = new ArrayList<>();
     for (EntryBuffer b : sortedParts) {

@@ -7,6 +7,7 @@ import dev.idxkit.core.btree.BuildResult;
 import dev.idxkit.core.btree.TreeCursor;
 import dev.idxkit.core.btree.TreeStats;
 import dev.idxkit.core.txn.Store;
+import dev.idxkit.jmh.BenchRoot;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,5 +61,18 @@ class TreeStoreTest {
     try (Store s = Store.open(dir.resolve("db"), dev.idxkit.core.txn.StoreOptions.defaults())) {
       assertThat(s.meta().index(TreeStore.INDEX_ID).root()).isEqualTo(root);
     }
+  }
+
+  @Test
+  void aTemporaryStoreDeletesItsDirectoryOnClose() {
+    Path made;
+    try (BenchRoot r = BenchRoot.at(dir);
+        TreeStore ts = TreeStore.createTemporary("t")) {
+      made = ts.store().dir();
+      assertThat(made).startsWith(dir);
+      ts.build(1000, 100);
+    }
+    assertThat(made).doesNotExist();
+    assertThat(dir).isEmptyDirectory();
   }
 }
