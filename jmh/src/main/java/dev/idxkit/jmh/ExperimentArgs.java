@@ -91,14 +91,66 @@ public final class ExperimentArgs {
 
   /** {@link #run} without the exit: returns the code (for tests). */
   public int execute(String[] args, Body body, PrintStream out, PrintStream err) {
-    boolean verbose = List.of(args).contains("--verbose");
+    return exitCode(
+        experiment,
+        List.of(args).contains("--verbose"),
+        err,
+        () -> {
+          parse(args);
+          if (flag("--help")) {
+            usage(out);
+            return;
+          }
+          body.run(this);
+        });
+  }
+
+  /** Work whose failures {@link #exitCode} turns into an exit code. */
+  @FunctionalInterface
+  public interface Work {
+    void run() throws Exception;
+  }
+
+  /** A {@code main} body that parses its own arguments. */
+  @FunctionalInterface
+  public interface ArgsBody {
+    void run(String[] args) throws Exception;
+  }
+
+  /**
+   * For a {@code main} that parses its own arguments (the peer experiments): {@code --help}
+   * anywhere prints {@code usage} and exits 0, {@code --verbose} is taken out of {@code args} and
+   * asks for the stack trace of a failure, {@code body} gets the rest, and the JVM exits with the
+   * code the class comment lists.
+   */
+  public static void runMain(String experiment, String usage, String[] args, ArgsBody body) {
+    System.exit(executeMain(experiment, usage, args, body, System.out, System.err));
+  }
+
+  /** {@link #runMain} without the exit: returns the code (for tests). */
+  public static int executeMain(
+      String experiment,
+      String usage,
+      String[] args,
+      ArgsBody body,
+      PrintStream out,
+      PrintStream err) {
+    List<String> rest = new ArrayList<>(List.of(args));
+    boolean verbose = rest.removeIf("--verbose"::equals);
+    if (rest.contains("--help")) {
+      out.println(usage);
+      return 0;
+    }
+    return exitCode(experiment, verbose, err, () -> body.run(rest.toArray(new String[0])));
+  }
+
+  /**
+   * Runs {@code work} and returns the exit code of the class comment: 0, 1 (one line naming the
+   * experiment), 2 for bad usage or input, 130 when interrupted.
+   */
+  static int exitCode(String experiment, boolean verbose, PrintStream err, Work work) {
     try {
-      parse(args);
-      if (flag("--help")) {
-        usage(out);
-        return 0;
-      }
-      body.run(this);
+      work.run();
       return 0;
     } catch (IdxkitException e) {
       if (e.isBadInput()) {
@@ -109,17 +161,17 @@ public final class ExperimentArgs {
         }
         return 2;
       }
-      return failed(e, verbose, err);
+      return failed(experiment, e, verbose, err);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       err.println(experiment + ": interrupted");
       return 130;
     } catch (Exception | Error e) {
-      return failed(e, verbose, err);
+      return failed(experiment, e, verbose, err);
     }
   }
 
-  private int failed(Throwable e, boolean verbose, PrintStream err) {
+  private static int failed(String experiment, Throwable e, boolean verbose, PrintStream err) {
     err.println(
         experiment
             + ": failed: "

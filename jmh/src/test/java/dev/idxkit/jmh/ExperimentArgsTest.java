@@ -110,4 +110,44 @@ class ExperimentArgsTest {
                 + " demo --help'",
             "demo: failed: boom (run with --verbose for the stack trace)");
   }
+
+  @Test
+  void aMainThatParsesItsOwnArgumentsGetsHelpVerboseAndTheExitCodes() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+    AtomicReference<String[]> seen = new AtomicReference<>();
+    ExperimentArgs.ArgsBody body =
+        args -> {
+          seen.set(args);
+          if (args.length > 0 && args[0].equals("--keys")) {
+            throw new InvalidInputException("--keys : x (expected: a number)");
+          }
+          if (args.length > 0 && args[0].equals("--boom")) {
+            throw new IllegalStateException("boom");
+          }
+        };
+
+    assertThat(
+            ExperimentArgs.executeMain("compare", "usage: x", new String[] {"--help"}, body, o, e))
+        .isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("usage: x\n");
+    assertThat(seen.get()).as("--help runs nothing").isNull();
+
+    assertThat(
+            ExperimentArgs.executeMain(
+                "compare", "usage: x", new String[] {"--verbose", "--seed", "3"}, body, o, e))
+        .isZero();
+    assertThat(seen.get()).containsExactly("--seed", "3");
+
+    assertThat(ExperimentArgs.executeMain("compare", "u", new String[] {"--keys", "x"}, body, o, e))
+        .isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("compare: --keys : x (expected: a number); see 'idxkit bench compare --help'");
+
+    assertThat(ExperimentArgs.executeMain("compare", "u", new String[] {"--boom"}, body, o, e))
+        .isEqualTo(1);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("compare: failed: boom");
+  }
 }

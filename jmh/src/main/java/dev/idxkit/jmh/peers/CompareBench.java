@@ -2,6 +2,7 @@ package dev.idxkit.jmh.peers;
 
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.jmh.BenchDir;
+import dev.idxkit.jmh.ExperimentArgs;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -51,6 +52,15 @@ public final class CompareBench {
   public static final String NAME = "compare";
   static final List<String> STORES =
       List.of("idxkit", "sqlite", "h2mvstore", "rocksdb", "lmdb", "mapdb");
+
+  /** What {@code --help} prints. */
+  static final String HELP =
+      "usage: idxkit bench compare [--keys 10000000] [--lookups 200000] [--scans 10000]"
+          + " [--rounds 3] [--warmup 1] [--stores idxkit,sqlite,h2mvstore,rocksdb,lmdb,mapdb]"
+          + " [--cache 256m] [--out bench-results/compare] [--work DIR] [--seed N] [--verbose]\n"
+          + "Bulk build, random point lookups and range scans of the same keys in idxkit and,"
+          + " in the same run, SQLite, H2 MVStore, RocksDB, LMDB and MapDB; CSV, JSON and PNG.";
+
   static final String USAGE =
       "--keys, --lookups, --scans, --rounds, --warmup, --stores, --cache, --out, --work, --seed";
 
@@ -99,8 +109,8 @@ public final class CompareBench {
 
   private CompareBench() {}
 
-  public static void main(String[] args) throws Exception {
-    run(Config.parse(args), System.out);
+  public static void main(String[] args) {
+    ExperimentArgs.runMain(NAME, HELP, args, a -> run(Config.parse(a), System.out));
   }
 
   static KvStore open(String name, Path dir, long cacheBytes) {

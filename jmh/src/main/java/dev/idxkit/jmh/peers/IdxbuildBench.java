@@ -12,6 +12,7 @@ import dev.idxkit.idxbuild.Selection;
 import dev.idxkit.idxbuild.sort.EntryBuffer;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.jmh.BenchDir;
+import dev.idxkit.jmh.ExperimentArgs;
 import dev.idxkit.loader.IndexMode;
 import dev.idxkit.loader.LoadReport;
 import java.io.IOException;
@@ -60,6 +61,16 @@ public final class IdxbuildBench {
   public static final String NAME = "idxbuild";
   static final double DEFAULT_SF = 0.1;
   static final List<String> PEERS = List.of("sqlite", "h2");
+
+  /** What {@code --help} prints. */
+  static final String HELP =
+      "usage: idxkit bench idxbuild [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m]"
+          + " [--peers sqlite,h2|none] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32]"
+          + " [--pk-alone true] [--warmup 1] [--repeat 1] [--probes 200] [--check true]"
+          + " [--out bench-results/idxbuild] [--work DIR] [--seed N] [--verbose]\n"
+          + "Rebuilds the six TPC-H lineitem indexes with idxkit and, in the same run, with"
+          + " CREATE INDEX in SQLite and H2; CSV, JSON and PNG. Wants --heap 4g at --tpch-sf 1.";
+
   static final String USAGE =
       "--tpch-sf, --threads, --memory, --peers, --peer-memory, --peer-threads, --tb, --tm,"
           + " --pk-alone,"
@@ -130,8 +141,8 @@ public final class IdxbuildBench {
 
   private IdxbuildBench() {}
 
-  public static void main(String[] args) throws Exception {
-    run(Config.parse(args), System.out);
+  public static void main(String[] args) {
+    ExperimentArgs.runMain(NAME, HELP, args, a -> run(Config.parse(a), System.out));
   }
 
   static ResultSheet run(Config c, PrintStream out) throws Exception {

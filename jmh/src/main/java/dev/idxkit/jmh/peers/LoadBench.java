@@ -5,6 +5,7 @@ import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.jmh.BenchDir;
+import dev.idxkit.jmh.ExperimentArgs;
 import dev.idxkit.loader.IndexMode;
 import dev.idxkit.loader.LoadReport;
 import dev.idxkit.loader.RebuildIndexBuild;
@@ -47,6 +48,15 @@ import java.util.Set;
  */
 public final class LoadBench {
   public static final String NAME = "load";
+
+  /** What {@code --help} prints. */
+  static final String HELP =
+      "usage: idxkit bench load [--tpch-sf 0.1] [--threads CPUS] [--memory 2g]"
+          + " [--peers sqlite,h2|none] [--warmup 1] [--probes 200] [--check true]"
+          + " [--out bench-results/load] [--work DIR] [--seed N] [--verbose]\n"
+          + "Loads TPC-H lineitem with its six indexes from the generator and from CSV, and the"
+          + " same CSV into SQLite and H2 in the same run; CSV, JSON and PNG.";
+
   static final String USAGE =
       "--tpch-sf, --threads, --memory, --peers, --warmup, --probes, --check, --out, --work,"
           + " --seed";
@@ -88,8 +98,8 @@ public final class LoadBench {
 
   private LoadBench() {}
 
-  public static void main(String[] args) throws Exception {
-    run(Config.parse(args), System.out);
+  public static void main(String[] args) {
+    ExperimentArgs.runMain(NAME, HELP, args, a -> run(Config.parse(a), System.out));
   }
 
   static ResultSheet run(Config c, PrintStream out) throws Exception {
