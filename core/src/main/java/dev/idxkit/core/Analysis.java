@@ -1,19 +1,19 @@
 package dev.idxkit.core;
 
+import dev.idxkit.core.internal.Internals;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.btree.TreeStats;
-import dev.idxkit.core.meta.FreeList;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.MetaState;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageAccess;
-import dev.idxkit.core.page.PageType;
-import dev.idxkit.core.record.HeapPage;
-import dev.idxkit.core.record.Overflow;
-import dev.idxkit.core.txn.Store;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.meta.FreeList;
+import dev.idxkit.core.internal.txn.Store;
+import dev.idxkit.core.spi.HeapPage;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.MetaState;
+import dev.idxkit.core.spi.Overflow;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.PageType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -190,7 +190,7 @@ public final class Analysis {
       indexes.add(cat.index(i).name());
     }
     boolean all = tables.isEmpty() && indexes.isEmpty();
-    Store store = db.store();
+    Store store = Internals.store(db);
     return store.inspect(
         free -> {
           MetaState meta = store.meta();

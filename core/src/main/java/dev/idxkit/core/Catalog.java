@@ -1,12 +1,12 @@
 package dev.idxkit.core;
 
-import dev.idxkit.core.key.KeyEncoder;
-import dev.idxkit.core.key.KeyLayout;
-import dev.idxkit.core.record.KeyExtractor;
-import dev.idxkit.core.record.RecordLayout;
+import dev.idxkit.core.internal.key.KeyLayout;
 import dev.idxkit.core.schema.IndexDef;
 import dev.idxkit.core.schema.Schema;
 import dev.idxkit.core.schema.TableDef;
+import dev.idxkit.core.spi.KeyEncoder;
+import dev.idxkit.core.spi.KeyExtractor;
+import dev.idxkit.core.spi.RecordLayout;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

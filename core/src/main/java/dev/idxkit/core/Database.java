@@ -1,21 +1,21 @@
 package dev.idxkit.core;
 
-import dev.idxkit.core.btree.BTree;
 import dev.idxkit.core.internal.HeapHints;
+import dev.idxkit.core.internal.Internals;
 import dev.idxkit.core.internal.RowOps;
 import dev.idxkit.core.internal.TableScan;
 import dev.idxkit.core.internal.ViewSource;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.txn.Store;
+import dev.idxkit.core.internal.txn.StoreOptions;
+import dev.idxkit.core.internal.txn.StoreTxn;
+import dev.idxkit.core.internal.txn.View;
 import dev.idxkit.core.schema.AreaDef;
 import dev.idxkit.core.schema.DdlParser;
 import dev.idxkit.core.schema.IndexDef;
 import dev.idxkit.core.schema.Schema;
 import dev.idxkit.core.schema.SchemaCodec;
-import dev.idxkit.core.txn.Store;
-import dev.idxkit.core.txn.StoreOptions;
-import dev.idxkit.core.txn.StoreTxn;
-import dev.idxkit.core.txn.View;
+import dev.idxkit.core.spi.IndexState;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -40,6 +40,10 @@ import java.util.function.Function;
  * {@link DatabaseLockedException}. {@link #close()} checkpoints and is idempotent.
  */
 public final class Database implements AutoCloseable {
+  static {
+    Internals.register(db -> db.store);
+  }
+
   private final Store store;
   private final HeapHints hints = new HeapHints();
   private volatile Catalog catalog;
@@ -92,9 +96,12 @@ public final class Database implements AutoCloseable {
     return catalog;
   }
 
-  /** The page store underneath, for bulk tools (the loader and the rebuilder). */
-  public Store store() {
-    return store;
+  /**
+   * A snapshot of the database's figures (areas, tables, indexes, log, I/O counters), taken under
+   * the read lock: what {@code idxkit info}, {@code /metrics} and {@code /v1/status} print.
+   */
+  public DatabaseStats stats() {
+    return read(view -> StatsReader.read(this, store));
   }
 
   /** The last committed or published resume point under {@code key}, or null. */
@@ -239,6 +246,20 @@ public final class Database implements AutoCloseable {
 
   /** Options for {@link #create} and {@link #open}. */
   public record DatabaseOptions(StoreOptions storeOptions) {
+    /** The smallest page size a database may have. */
+    public static final int MIN_PAGE_SIZE = dev.idxkit.core.spi.Page.MIN_SIZE;
+
+    /** The largest page size a database may have. */
+    public static final int MAX_PAGE_SIZE = dev.idxkit.core.spi.Page.MAX_SIZE;
+
+    /**
+     * Returns {@code pageSize} if it is a power of two in {@link #MIN_PAGE_SIZE}..{@link
+     * #MAX_PAGE_SIZE}; else throws {@link InvalidInputException}.
+     */
+    public static int checkPageSize(int pageSize) {
+      return dev.idxkit.core.spi.Page.checkSize(pageSize);
+    }
+
     public static DatabaseOptions defaults() {
       return new DatabaseOptions(StoreOptions.defaults());
     }
@@ -260,7 +281,7 @@ public final class Database implements AutoCloseable {
     }
 
     /** Opens the database's files through {@code io}: for tests that inject I/O faults. */
-    public DatabaseOptions withFileIo(dev.idxkit.core.io.FileIo io) {
+    public DatabaseOptions withFileIo(dev.idxkit.core.spi.FileIo io) {
       return new DatabaseOptions(storeOptions.withFileIo(io));
     }
   }

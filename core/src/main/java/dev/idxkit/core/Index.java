@@ -3,11 +3,11 @@ package dev.idxkit.core;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.internal.IndexScan;
 import dev.idxkit.core.internal.ViewSource;
-import dev.idxkit.core.key.Keys;
-import dev.idxkit.core.meta.IndexState;
 import dev.idxkit.core.schema.ColumnDef;
 import dev.idxkit.core.schema.IndexDef;
 import dev.idxkit.core.schema.Values;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.Keys;
 import java.util.ArrayList;
 import java.util.List;
 

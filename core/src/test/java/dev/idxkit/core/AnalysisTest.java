@@ -1,5 +1,6 @@
 package dev.idxkit.core;
 
+import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,11 +8,10 @@ import dev.idxkit.core.Analysis.AreaReport;
 import dev.idxkit.core.Analysis.IndexReport;
 import dev.idxkit.core.Analysis.Report;
 import dev.idxkit.core.Analysis.TableReport;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
-import dev.idxkit.core.record.HeapPage;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.HeapPage;
+import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.testing.Seeds;
-import dev.idxkit.core.txn.BulkWrite;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -54,7 +54,7 @@ class AnalysisTest {
     Map<Long, Long> rids = new TreeMap<>();
     try (Database db = Database.create(dir, Database.DatabaseOptions.defaults())) {
       db.execute(DDL);
-      int maxInline = HeapPage.maxInlineLength(db.store().pageSize());
+      int maxInline = HeapPage.maxInlineLength(Engine.of(db).pageSize());
       try (Transaction tx = db.begin()) {
         for (long id = 0; id < 3000; id++) {
           // About one record in 20 is longer than a heap page allows inline.
@@ -174,8 +174,8 @@ class AnalysisTest {
       db.execute(DDL);
       db.table("t").insert(1L, 1, "a");
       int id = db.catalog().index("t_grp").id();
-      try (BulkWrite bulk = db.store().beginBulk()) {
-        long root = db.store().meta().index(id).root();
+      try (BulkWrite bulk = Engine.of(db).beginBulk()) {
+        long root = Engine.of(db).meta().index(id).root();
         bulk.meta().index(id, new IndexState(root, IndexStatus.INACTIVE));
         bulk.publish();
       }
@@ -198,8 +198,8 @@ class AnalysisTest {
       for (long i = 0; i < 500; i++) {
         db.table("t").insert(i, (int) i, "row " + i);
       }
-      firstPage = db.store().meta().table(db.catalog().table("t").id()).pages().next(-1);
-      pageSize = db.store().pageSize();
+      firstPage = Engine.of(db).meta().table(db.catalog().table("t").id()).pages().next(-1);
+      pageSize = Engine.of(db).pageSize();
     }
     try (FileChannel ch =
         FileChannel.open(

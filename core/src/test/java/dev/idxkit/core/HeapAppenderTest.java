@@ -1,10 +1,12 @@
 package dev.idxkit.core;
 
+import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.HeapAppender;
 import dev.idxkit.core.testing.CrashCopy;
 import dev.idxkit.core.testing.Seeds;
-import dev.idxkit.core.txn.BulkWrite;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ class HeapAppenderTest {
     try (Database db = Database.create(dir)) {
       db.execute("CREATE TABLE t (id BIGINT NOT NULL, note TEXT)");
       Catalog.TableInfo t = db.catalog().table("t");
-      try (BulkWrite bulk = db.store().beginBulk();
+      try (BulkWrite bulk = Engine.of(db).beginBulk();
           HeapAppender out = new HeapAppender(bulk, t)) {
         Map<Long, Object[]> pending = new HashMap<>();
         for (int batch = 0; batch < 5; batch++) {

@@ -1,16 +1,16 @@
 package dev.idxkit.idxbuild;
 
-import dev.idxkit.core.Catalog;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
+import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.IdxkitException;
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
-import dev.idxkit.core.meta.MetaState;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.IndexStatus;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.MetaState;
+import dev.idxkit.core.spi.PageRuns;
 import dev.idxkit.idxbuild.sort.RunReader;
 import dev.idxkit.idxbuild.temp.TempSpace;
 import dev.idxkit.idxbuild.temp.TempSpaceExhaustedException;
@@ -55,7 +55,7 @@ import java.util.function.LongSupplier;
  * a rebuild starts, files with its own tag can only be leftovers of an earlier rebuild of this same
  * database that died. It deletes them before it writes anything and tells the listener ({@link
  * RebuildListener#warning}). Files of other databases, and any other file, are never touched. The
- * channels of sort files are opened through the database's {@link dev.idxkit.core.io.FileIo}.
+ * channels of sort files are opened through the database's {@link dev.idxkit.core.spi.FileIo}.
  */
 public final class IndexRebuild {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -87,15 +87,15 @@ public final class IndexRebuild {
   /** The plan {@link #run()} would follow, without doing anything. */
   public RebuildPlan plan() {
     options.srt().validate();
-    var lock = db.store().readLock();
+    var lock = Engine.of(db).readLock();
     lock.lock();
     try (TempSpace temp = newTempSpace()) {
-      MetaState meta = db.store().meta();
+      MetaState meta = Engine.of(db).meta();
       List<IndexInfo> selected = options.selection().resolve(db.catalog(), meta);
       return RebuildPlan.make(
           db.catalog(),
           meta,
-          db.store()::committedPages,
+          Engine.of(db)::committedPages,
           selected,
           options,
           g -> firstDirectory(temp, g));
@@ -112,7 +112,7 @@ public final class IndexRebuild {
     List<RebuildReport.Phase> phases = new ArrayList<>();
     RebuildReport report;
     ExecutorService prefetch = RunReader.newPrefetchExecutor(Math.max(1, options.threads()));
-    try (BulkWrite bulk = db.store().beginBulk();
+    try (BulkWrite bulk = Engine.of(db).beginBulk();
         TempSpace temp = newTempSpace()) {
       List<java.nio.file.Path> leftovers = temp.deleteLeftovers();
       if (!leftovers.isEmpty()) {
@@ -355,7 +355,7 @@ public final class IndexRebuild {
     }
     List<Long> pages = new ArrayList<>();
     try {
-      new BTree(bulk.publishedPages(ix.area()), old.root(), ix.name()).forEachPage(pages::add);
+      bulk.forEachPublishedTreePage(ix.area(), old.root(), ix.name(), pages::add);
     } catch (IdxkitException e) {
       listener.warning(
           "the old tree of "
@@ -384,7 +384,7 @@ public final class IndexRebuild {
   }
 
   private TempSpace newTempSpace() {
-    return new TempSpace(options.srt(), tempPrefix(db), db.store().options().fileIo());
+    return new TempSpace(options.srt(), tempPrefix(db), Engine.of(db).fileIo());
   }
 
   /**
@@ -401,7 +401,7 @@ public final class IndexRebuild {
     }
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     crc.update(
-        (db.store().meta().dbId() + "|" + dir).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        (Engine.of(db).meta().dbId() + "|" + dir).getBytes(java.nio.charset.StandardCharsets.UTF_8));
     return String.format("idxbuild-%08x", crc.getValue());
   }
 

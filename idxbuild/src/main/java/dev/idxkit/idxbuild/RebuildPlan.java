@@ -1,17 +1,17 @@
 package dev.idxkit.idxbuild;
 
-import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
+import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Rid;
-import dev.idxkit.core.key.KeyBuffer;
-import dev.idxkit.core.meta.MetaState;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageAccess;
-import dev.idxkit.core.page.PageType;
-import dev.idxkit.core.record.HeapPage;
-import dev.idxkit.core.record.KeyExtractor;
+import dev.idxkit.core.spi.HeapPage;
+import dev.idxkit.core.spi.KeyBuffer;
+import dev.idxkit.core.spi.KeyExtractor;
+import dev.idxkit.core.spi.MetaState;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.PageType;
 import dev.idxkit.idxbuild.sort.EntryBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -5,15 +5,15 @@ import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.KeyTooLongException;
 import dev.idxkit.core.Rid;
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.key.KeyBuffer;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageAccess;
-import dev.idxkit.core.page.PageType;
-import dev.idxkit.core.record.HeapPage;
-import dev.idxkit.core.record.KeyExtractor;
-import dev.idxkit.core.record.Overflow;
+import dev.idxkit.core.spi.Engine;
+import dev.idxkit.core.spi.HeapPage;
+import dev.idxkit.core.spi.KeyBuffer;
+import dev.idxkit.core.spi.KeyExtractor;
+import dev.idxkit.core.spi.Overflow;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.PageType;
 import dev.idxkit.idxbuild.sort.EntryBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,7 +63,7 @@ final class ScanPhase {
       Cancel cancel) {
     this.pages = pages;
     this.groups = groups;
-    this.maxEntry = BTree.maxEntryLength(pageSize);
+    this.maxEntry = Engine.maxEntryLength(pageSize);
     this.cancel = cancel;
     int maxIndex = 0;
     for (SortGroup g : groups) {

@@ -1,10 +1,10 @@
 package dev.idxkit.idxbuild;
 
-import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
+import dev.idxkit.core.Catalog;
 import dev.idxkit.core.InvalidInputException;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.MetaState;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.MetaState;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;

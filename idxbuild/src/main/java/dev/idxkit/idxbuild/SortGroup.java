@@ -1,13 +1,13 @@
 package dev.idxkit.idxbuild;
 
-import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
+import dev.idxkit.core.Catalog;
 import dev.idxkit.core.DuplicateEntryException;
 import dev.idxkit.core.Rid;
-import dev.idxkit.core.btree.BuildResult;
-import dev.idxkit.core.btree.TreeBuilder;
-import dev.idxkit.core.record.KeyExtractor;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.spi.BuildResult;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.KeyExtractor;
+import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.idxbuild.sort.EntryBuffer;
 import dev.idxkit.idxbuild.sort.EntrySource;
 import dev.idxkit.idxbuild.sort.LoserTree;

@@ -1,5 +1,6 @@
 package dev.idxkit.idxbuild;
 
+import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,17 +8,17 @@ import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.btree.TreeCursor;
-import dev.idxkit.core.key.Keys;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.btree.TreeCursor;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.Keys;
 import dev.idxkit.core.testing.Seeds;
-import dev.idxkit.core.txn.BulkWrite;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.idxbuild.temp.TempSpaceExhaustedException;
 import java.io.IOException;
@@ -105,14 +106,14 @@ class IndexRebuildTest {
   /** Every entry of every index, as stored, in tree order. */
   private static Map<String, List<byte[]>> entries(Database db) {
     Map<String, List<byte[]>> out = new LinkedHashMap<>();
-    Lock l = db.store().readLock();
+    Lock l = Engine.of(db).readLock();
     l.lock();
     try {
       for (IndexInfo ix : db.catalog().indexes()) {
-        IndexState s = db.store().meta().index(ix.id());
+        IndexState s = Engine.of(db).meta().index(ix.id());
         List<byte[]> list = new ArrayList<>();
         TreeCursor c =
-            new BTree(db.store().committedPages(ix.area()), s.root(), ix.name()).cursor();
+            new BTree(Engine.of(db).committedPages(ix.area()), s.root(), ix.name()).cursor();
         for (boolean on = c.first(); on; on = c.next()) {
           list.add(c.entry());
         }
@@ -360,7 +361,7 @@ class IndexRebuildTest {
 
   static void setStatus(Database db, String index, IndexStatus status) {
     IndexInfo ix = db.catalog().index(index);
-    try (BulkWrite b = db.store().beginBulk()) {
+    try (BulkWrite b = Engine.of(db).beginBulk()) {
       IndexState s = b.published().index(ix.id());
       b.meta().index(ix.id(), new IndexState(s.root(), status));
       b.publish();

@@ -1,6 +1,6 @@
 package dev.idxkit.loader;
 
-import dev.idxkit.core.meta.IndexStatus;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.loader.input.RejectedRow;
 import dev.idxkit.loader.input.ResumePoint;
 import java.nio.file.Path;

@@ -1,16 +1,17 @@
 package dev.idxkit.loader;
 
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
-import dev.idxkit.core.meta.IndexStatus;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.meta.TableState;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.TableState;
 import dev.idxkit.loader.input.RowSource;
 import dev.idxkit.loader.internal.BulkSink;
 import dev.idxkit.loader.internal.CpuClock;
@@ -59,7 +60,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>The calling thread cuts the input into chunks; {@code parseThreads} threads parse them -
  *       and, in the bulk modes, encode the rows as heap records - ahead of it ({@link ParseAhead});
  *       the calling thread takes the batches in input order and appends the records to heap pages
- *       ({@link dev.idxkit.core.HeapAppender}) or inserts the rows (live), writes rejects to the
+ *       ({@link dev.idxkit.core.spi.HeapAppender}) or inserts the rows (live), writes rejects to the
  *       reject file, and checkpoints every {@code checkpointRows} records or {@code
  *       checkpointBytes} of input ({@link LoadLoop}).
  *   <li>At the end: the last rows are published (with the resume point removed, or, for a deferred
@@ -338,13 +339,13 @@ public final class Loader {
     if (!options.indexMode().bulk()) {
       return (batch, parseNanos, clock) -> new ValueBatch(batch, parseNanos);
     }
-    KeyLengthGuard guard = new KeyLengthGuard(table, db.store().pageSize());
+    KeyLengthGuard guard = new KeyLengthGuard(table, Engine.of(db).pageSize());
     return (batch, parseNanos, clock) ->
         EncodedBatch.encode(batch, table.layout(), guard, parseNanos, clock);
   }
 
   private void undoAlone(TableInfo table, ResumeState prior) {
-    try (BulkWrite bulk = db.store().beginBulk()) {
+    try (BulkWrite bulk = Engine.of(db).beginBulk()) {
       LoadUndo.undo(bulk, table, prior);
       bulk.meta().resume(ResumeState.key(table.name()), null);
       bulk.publish();

@@ -6,9 +6,9 @@ import static dev.idxkit.loader.LoadTesting.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.Database;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.Table;
-import dev.idxkit.core.meta.IndexStatus;
 import dev.idxkit.core.schema.TableDef;
 import dev.idxkit.loader.input.CsvOptions;
 import dev.idxkit.loader.input.CsvSource;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DuplicateKeyException;
-import dev.idxkit.core.meta.IndexStatus;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.loader.input.CsvOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,11 @@
 package dev.idxkit.loader;
 
+import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idxkit.core.Database;
 import dev.idxkit.core.Database.DatabaseOptions;
-import dev.idxkit.core.btree.BTree;
+import dev.idxkit.core.Database;
+import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.loader.input.CsvOptions;
 import dev.idxkit.loader.internal.KeyLengthGuard;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ class KeyLengthTest {
           "CREATE TABLE b (id BIGINT NOT NULL, name VARCHAR(100), day DATE, PRIMARY KEY (id));"
               + "CREATE INDEX b_name ON b (name, day);"
               + "CREATE TABLE w (id BIGINT, note VARCHAR(2000)); CREATE INDEX w_note ON w (note);");
-      int pageSize = db.store().pageSize();
+      int pageSize = Engine.of(db).pageSize();
       // VARCHAR(100): at most 4 * 100 + 2 + 1 bytes, far below a quarter of 8 KiB.
       assertThat(new KeyLengthGuard(db.catalog().table("b"), pageSize).nothingToCheck()).isTrue();
       assertThat(new KeyLengthGuard(db.catalog().table("w"), pageSize).nothingToCheck()).isFalse();

@@ -1,7 +1,9 @@
 package dev.idxkit.corrupt;
 
-import dev.idxkit.core.Database;
+import dev.idxkit.core.internal.Internals;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Database.DatabaseOptions;
+import dev.idxkit.core.Database;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
@@ -239,8 +241,8 @@ final class SweepDatabase {
     java.util.Set<String> out = new java.util.HashSet<>();
     copyTree(base, scratch);
     try (Database db = Database.open(scratch, options().readOnly())) {
-      var meta = db.store().meta();
-      db.store()
+      var meta = Engine.of(db).meta();
+      Internals.store(db)
           .inspect(
               free -> {
                 for (int a = 0; a < free.size() && a < meta.areaSlots(); a++) {
@@ -256,12 +258,12 @@ final class SweepDatabase {
                 }
                 return null;
               });
-      int pageSize = db.store().pageSize();
+      int pageSize = Engine.of(db).pageSize();
       try (java.nio.channels.FileChannel ch =
           java.nio.channels.FileChannel.open(base.resolve("wal"))) {
-        long pos = dev.idxkit.core.wal.Wal.HEADER_SIZE;
+        long pos = dev.idxkit.core.internal.wal.Wal.HEADER_SIZE;
         java.nio.ByteBuffer h =
-            java.nio.ByteBuffer.allocate(dev.idxkit.core.wal.Wal.FRAME_HEADER)
+            java.nio.ByteBuffer.allocate(dev.idxkit.core.internal.wal.Wal.FRAME_HEADER)
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN);
         while (pos + h.capacity() <= ch.size()) {
           h.clear();

@@ -1,7 +1,7 @@
 package dev.idxkit.corrupt;
 
-import dev.idxkit.core.page.PageType;
-import dev.idxkit.core.wal.Wal;
+import dev.idxkit.core.internal.wal.Wal;
+import dev.idxkit.core.spi.PageType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

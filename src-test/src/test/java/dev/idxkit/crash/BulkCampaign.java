@@ -1,26 +1,27 @@
 package dev.idxkit.crash;
 
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
-import dev.idxkit.core.Database;
 import dev.idxkit.core.Database.DatabaseOptions;
+import dev.idxkit.core.Database;
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.KeyRange;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
-import dev.idxkit.core.meta.MetaState;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.meta.TableState;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageAccess;
-import dev.idxkit.core.page.PageType;
-import dev.idxkit.core.record.HeapPage;
-import dev.idxkit.core.record.RecordLayout;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.HeapPage;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.MetaState;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.PageType;
+import dev.idxkit.core.spi.RecordLayout;
+import dev.idxkit.core.spi.TableState;
 import dev.idxkit.crash.BulkWorkload.Kind;
 import dev.idxkit.crash.BulkWorkload.LogRow;
 import dev.idxkit.crash.BulkWorkload.Unit;
@@ -37,7 +38,7 @@ import java.util.TreeMap;
 import net.openhft.chronicle.bytes.BytesStore;
 
 /**
- * Campaign {@code bulk}: bulk sessions ({@code db.store().beginBulk()}) that write heap pages of
+ * Campaign {@code bulk}: bulk sessions ({@code Engine.of(db).beginBulk()}) that write heap pages of
  * {@code batch_rows} straight to the data area through {@link BulkWrite#stream} and make them live
  * with {@link BulkWrite#publish()}, acknowledged after publish returns; between sessions, ordinary
  * SYNC transactions on {@code batch_log} (see {@link BulkWorkload}).
@@ -82,7 +83,7 @@ final class BulkCampaign implements CrashCampaign {
     try (Database db = Database.create(dir, options())) {
       db.execute(BulkWorkload.DDL, "BulkWorkload.DDL");
       IndexInfo ix = db.catalog().index(INDEX);
-      try (BulkWrite bulk = db.store().beginBulk()) {
+      try (BulkWrite bulk = Engine.of(db).beginBulk()) {
         IndexState s = bulk.meta().index(ix.id());
         bulk.meta().index(ix.id(), new IndexState(s.root(), IndexStatus.INACTIVE));
         bulk.publish();
@@ -92,7 +93,7 @@ final class BulkCampaign implements CrashCampaign {
 
   /** Units in the database: the larger of the resume point and the last log unit. */
   static long unitsOf(Database db) {
-    byte[] resume = db.store().meta().resumePoint(RESUME_KEY);
+    byte[] resume = Engine.of(db).meta().resumePoint(RESUME_KEY);
     long published = resume == null ? 0 : ByteBuffer.wrap(resume).getLong();
     long logged = 0;
     try (RowCursor c = db.index("batch_log_pk").scan(KeyRange.ALL, true, 1)) {
@@ -110,9 +111,9 @@ final class BulkCampaign implements CrashCampaign {
     out.ready(w.units());
     TableInfo t = db.catalog().table(TABLE);
     Table log = db.table("batch_log");
-    ByteBuffer buf = ByteBuffer.allocateDirect(db.store().pageSize());
+    ByteBuffer buf = ByteBuffer.allocateDirect(Engine.of(db).pageSize());
     BytesStore<?, ?> bytes = BytesStore.wrap(buf);
-    Page scratchPage = new Page(bytes, 0, db.store().pageSize());
+    Page scratchPage = new Page(bytes, 0, Engine.of(db).pageSize());
     BulkWrite session = null;
     try {
       while (true) {
@@ -129,7 +130,7 @@ final class BulkCampaign implements CrashCampaign {
         }
         if (session == null) {
           out.phase("bulk-begin");
-          session = db.store().beginBulk();
+          session = Engine.of(db).beginBulk();
         }
         out.begin(u.n());
         publishUnit(session, t, w, u, scratchPage);
@@ -249,7 +250,7 @@ final class BulkCampaign implements CrashCampaign {
   /** Compares both tables, the resume point and the index state with the model. */
   private static long verifyAgainst(Database db, BulkWorkload w) {
     Diffs diffs = new Diffs();
-    byte[] resume = db.store().meta().resumePoint(RESUME_KEY);
+    byte[] resume = Engine.of(db).meta().resumePoint(RESUME_KEY);
     long published = resume == null ? 0 : ByteBuffer.wrap(resume).getLong();
     if (published != w.lastPublish()) {
       diffs.add("resume point " + published + ", model's last publish " + w.lastPublish());

@@ -1,13 +1,14 @@
 package dev.idxkit.crash;
 
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.core.Index;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
-import dev.idxkit.core.key.KeyEncoder;
-import dev.idxkit.core.meta.IndexState;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.KeyEncoder;
 import dev.idxkit.crash.TxnCampaign.Diffs;
 import dev.idxkit.idxbuild.IndexRebuild;
 import dev.idxkit.idxbuild.RebuildListener;
@@ -326,7 +327,7 @@ final class IdxbuildModel implements CrashCampaign.Model {
   static Map<String, Long> roots(Database db) {
     Map<String, Long> out = new TreeMap<>();
     for (String ix : IdxbuildWorkload.ALL_INDEXES) {
-      IndexState s = db.store().meta().index(db.catalog().index(ix).id());
+      IndexState s = Engine.of(db).meta().index(db.catalog().index(ix).id());
       out.put(ix, s == null ? -1 : s.root());
     }
     return out;

@@ -1,5 +1,6 @@
 package dev.idxkit.e2e;
 
+import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.Database;
@@ -150,8 +151,8 @@ class CliErrorsIT {
     long page;
     int pageSize;
     try (Database db = Database.open(copy, Database.DatabaseOptions.defaults().readOnly())) {
-      page = db.store().meta().table(db.catalog().table("orders").id()).pages().next(-1);
-      pageSize = db.store().pageSize();
+      page = Engine.of(db).meta().table(db.catalog().table("orders").id()).pages().next(-1);
+      pageSize = Engine.of(db).pageSize();
     }
     try (FileChannel ch =
         FileChannel.open(

@@ -1,15 +1,16 @@
 package dev.idxkit.fault;
 
+import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.idxkit.core.Database;
 import dev.idxkit.core.Database.DatabaseOptions;
+import dev.idxkit.core.Database;
 import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
-import dev.idxkit.core.meta.IndexState;
+import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.idxbuild.IndexRebuild;
 import dev.idxkit.idxbuild.RebuildListener;
@@ -269,7 +270,7 @@ class DiskFullTest {
   static Map<String, Long> roots(Database db) {
     Map<String, Long> out = new TreeMap<>();
     for (var ix : db.catalog().indexes()) {
-      IndexState s = db.store().meta().index(ix.id());
+      IndexState s = Engine.of(db).meta().index(ix.id());
       out.put(ix.name(), s == null ? -1 : s.root());
     }
     return out;

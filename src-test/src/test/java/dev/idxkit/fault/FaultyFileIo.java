@@ -1,6 +1,6 @@
 package dev.idxkit.fault;
 
-import dev.idxkit.core.io.FileIo;
+import dev.idxkit.core.spi.FileIo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;

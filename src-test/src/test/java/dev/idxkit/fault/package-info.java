@@ -1,6 +1,6 @@
 /**
  * Fault injection: a disk that misbehaves on purpose, through the store's and the rebuilder's I/O
- * seam ({@link dev.idxkit.core.io.FileIo}, given to a database with {@code
+ * seam ({@link dev.idxkit.core.spi.FileIo}, given to a database with {@code
  * DatabaseOptions.withFileIo}; a rebuild of that database uses it for its sort files).
  *
  * <p>{@link dev.idxkit.fault.FaultyFileIo} wraps every channel it opens; {@link

@@ -1,5 +1,6 @@
 package dev.idxkit.server;
 
+import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,9 +9,9 @@ import dev.idxkit.cli.server.IdxkitServer;
 import dev.idxkit.cli.server.ServerConfig;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Database;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.IndexStatus;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.IndexState;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -155,7 +156,7 @@ class ServerWritesTest {
   @Test
   void anInactiveIndexIsRefusedWith409() throws Exception {
     IndexInfo ix = db.catalog().index("item_born");
-    try (BulkWrite b = db.store().beginBulk()) {
+    try (BulkWrite b = Engine.of(db).beginBulk()) {
       IndexState s = b.published().index(ix.id());
       b.meta().index(ix.id(), new IndexState(s.root(), IndexStatus.INACTIVE));
       b.publish();

@@ -9,7 +9,7 @@ import dev.idxkit.cli.output.Json;
 import dev.idxkit.cli.progress.Progress;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
-import dev.idxkit.core.btree.TreeStats;
+import dev.idxkit.core.TreeStats;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;

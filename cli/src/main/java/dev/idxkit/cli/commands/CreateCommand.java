@@ -7,7 +7,6 @@ import dev.idxkit.cli.Session;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.InvalidInputException;
-import dev.idxkit.core.page.Page;
 import dev.idxkit.core.schema.DdlParser;
 import dev.idxkit.core.schema.Schema;
 import dev.idxkit.core.schema.TpchDdl;
@@ -120,15 +119,15 @@ public final class CreateCommand implements Callable<Integer> {
   public Integer call() {
     guard.state("nothing was created", false);
     try {
-      Page.checkSize(pageSize);
+      Database.DatabaseOptions.checkPageSize(pageSize);
     } catch (InvalidInputException e) {
       throw new InvalidInputException(
           "--page-size : "
               + pageSize
               + " (expected: a power of two in "
-              + Page.MIN_SIZE
+              + Database.DatabaseOptions.MIN_PAGE_SIZE
               + ".."
-              + Page.MAX_SIZE
+              + Database.DatabaseOptions.MAX_PAGE_SIZE
               + ")");
     }
     String source = schema.tpch ? TpchDdl.SOURCE : schema.ddl.toString();

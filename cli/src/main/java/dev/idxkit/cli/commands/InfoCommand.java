@@ -1,5 +1,6 @@
 package dev.idxkit.cli.commands;
 
+import dev.idxkit.core.DatabaseStats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idxkit.cli.ExitCodes;
@@ -7,14 +8,8 @@ import dev.idxkit.cli.Session;
 import dev.idxkit.cli.output.Json;
 import dev.idxkit.cli.output.Sizes;
 import dev.idxkit.cli.output.TextTable;
-import dev.idxkit.core.Catalog.IndexInfo;
-import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.IdxkitIOException;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.MetaState;
-import dev.idxkit.core.schema.Schema;
-import dev.idxkit.core.txn.Store;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -85,55 +80,33 @@ public final class InfoCommand extends DbCommand {
   @Override
   public Integer call() {
     try (Database db = openReadOnly()) {
-      Store store = db.store();
-      MetaState meta = store.meta();
-      Schema schema = db.schema();
+      DatabaseStats st = db.stats();
       List<Area> areas = new ArrayList<>();
-      for (int a = 0; a < meta.areaSlots(); a++) {
-        String name = meta.areaName(a);
-        if (name != null) {
-          Path f = db.dir().resolve(name + ".area");
-          areas.add(new Area(name, f, size(f), meta.hwm(a), store.freePages(a)));
-        }
+      for (DatabaseStats.AreaStats a : st.areas()) {
+        areas.add(new Area(a.name(), a.file(), a.fileBytes(), a.pages(), a.freePages()));
       }
       List<TableLine> tables = new ArrayList<>();
-      for (TableInfo t : db.catalog().tables()) {
-        var ts = meta.table(t.id());
-        tables.add(
-            new TableLine(
-                t.name(), schema.area(t.area()).name(), ts.rows(), ts.pages().pageCount()));
+      for (DatabaseStats.TableStats t : st.tables()) {
+        tables.add(new TableLine(t.name(), t.area(), t.rows(), t.heapPages()));
       }
       List<IndexLine> indexes = new ArrayList<>();
-      for (IndexInfo ix : db.catalog().indexes()) {
-        List<String> cols = new ArrayList<>();
-        for (int i = 0; i < ix.columns().length; i++) {
-          var c = ix.table().columns().get(ix.columns()[i]);
-          boolean desc = ix.def().columns().get(i).descending();
-          cols.add(c.name() + (desc ? " DESC" : ""));
-        }
-        IndexState s = meta.index(ix.id());
-        String state = s == null || s.root() == 0 ? "none" : s.active() ? "active" : "inactive";
+      for (DatabaseStats.IndexStats ix : st.indexes()) {
         indexes.add(
             new IndexLine(
-                ix.name(),
-                ix.table().name(),
-                cols,
-                ix.unique(),
-                schema.area(ix.area()).name(),
-                state));
+                ix.name(), ix.table(), ix.columns(), ix.unique(), ix.area(), ix.state().word()));
       }
       Figures f =
           new Figures(
-              db.dir().toAbsolutePath().normalize(),
-              meta.pageSize(),
-              meta.generation(),
-              meta.checkpointLsn(),
-              size(db.dir().resolve("wal")),
-              store.recovery().transactions(),
+              st.dir(),
+              st.pageSize(),
+              st.generation(),
+              st.checkpointLsn(),
+              st.logBytes(),
+              st.logTransactions(),
               areas,
               tables,
               indexes,
-              schema.toDdl());
+              db.schema().toDdl());
       if (json) {
         printJson(f);
       } else {
@@ -239,11 +212,4 @@ public final class InfoCommand extends DbCommand {
     Json.printPretty(out(), o);
   }
 
-  private static long size(Path f) {
-    try {
-      return Files.size(f);
-    } catch (IOException e) {
-      throw new IdxkitIOException("cannot read the size of " + f, e);
-    }
-  }
 }

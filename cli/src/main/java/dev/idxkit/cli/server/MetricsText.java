@@ -1,9 +1,7 @@
 package dev.idxkit.cli.server;
 
-import dev.idxkit.core.Catalog.TableInfo;
+import dev.idxkit.core.DatabaseStats;
 import dev.idxkit.core.Database;
-import dev.idxkit.core.meta.MetaState;
-import dev.idxkit.core.txn.Store;
 
 /**
  * {@code GET /metrics}: everything the server can tell a Prometheus scraper, gathered at scrape
@@ -63,34 +61,29 @@ final class MetricsText {
   }
 
   private static void database(PromWriter w, Database db) {
-    Store store = db.store();
-    MetaState meta = store.meta();
+    DatabaseStats st = db.stats();
     w.family(
         "idxkit_db_pages_read_total", "counter", "Pages read through each area file since open.");
-    for (int a = 0; a < meta.areaSlots(); a++) {
-      if (meta.areaName(a) != null) {
-        w.sample("idxkit_db_pages_read_total", store.pagesRead(a), "area", meta.areaName(a));
-      }
+    for (DatabaseStats.AreaStats a : st.areas()) {
+      w.sample("idxkit_db_pages_read_total", a.pagesRead(), "area", a.name());
     }
     w.family(
         "idxkit_db_pages_written_total", "counter", "Pages written to each area file since open.");
-    for (int a = 0; a < meta.areaSlots(); a++) {
-      if (meta.areaName(a) != null) {
-        w.sample("idxkit_db_pages_written_total", store.pagesWritten(a), "area", meta.areaName(a));
-      }
+    for (DatabaseStats.AreaStats a : st.areas()) {
+      w.sample("idxkit_db_pages_written_total", a.pagesWritten(), "area", a.name());
     }
     w.family("idxkit_db_wal_bytes", "gauge", "Size of the write-ahead log.");
-    w.sample("idxkit_db_wal_bytes", store.walBytes());
+    w.sample("idxkit_db_wal_bytes", st.logBytes());
     w.family(
         "idxkit_db_committed_image_bytes",
         "gauge",
         "Committed page images held in memory until the next checkpoint.");
-    w.sample("idxkit_db_committed_image_bytes", store.committedImages());
+    w.sample("idxkit_db_committed_image_bytes", st.committedImageBytes());
     w.family("idxkit_db_generation", "gauge", "Generation of the current meta slot.");
-    w.sample("idxkit_db_generation", meta.generation());
+    w.sample("idxkit_db_generation", st.generation());
     w.family("idxkit_db_table_rows", "gauge", "Rows per table as of the last commit.");
-    for (TableInfo t : db.catalog().tables()) {
-      w.sample("idxkit_db_table_rows", meta.table(t.id()).rows(), "table", t.name());
+    for (DatabaseStats.TableStats t : st.tables()) {
+      w.sample("idxkit_db_table_rows", t.rows(), "table", t.name());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.idxkit.cli.server;
 
+import dev.idxkit.core.DatabaseStats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idxkit.cli.output.Json;
@@ -7,8 +8,6 @@ import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.MetaState;
 import dev.idxkit.core.schema.ColumnDef;
 import dev.idxkit.core.schema.Schema;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -67,13 +66,13 @@ final class SchemaJson {
   }
 
   static ObjectNode tables(Database db) {
-    MetaState meta = db.store().meta();
+    DatabaseStats st = db.stats();
     ObjectNode o = Json.object();
     ArrayNode a = o.putArray("tables");
     for (TableInfo t : db.catalog().tables()) {
       ObjectNode n = a.addObject();
       n.put("name", t.name());
-      n.put("rows", meta.table(t.id()).rows());
+      n.put("rows", rows(st, t));
       n.put("columns", t.def().columns().size());
       ArrayNode ix = n.putArray("indexes");
       t.indexes().forEach(i -> ix.add(i.name()));
@@ -82,12 +81,12 @@ final class SchemaJson {
   }
 
   static ObjectNode table(Database db, TableInfo t) {
-    MetaState meta = db.store().meta();
+    DatabaseStats st = db.stats();
     Schema schema = db.schema();
     ObjectNode o = Json.object();
     o.put("name", t.name());
     o.put("area", schema.area(t.area()).name());
-    o.put("rows", meta.table(t.id()).rows());
+    o.put("rows", rows(st, t));
     ArrayNode cols = o.putArray("columns");
     for (ColumnDef c : t.def().columns()) {
       ObjectNode n = cols.addObject();
@@ -101,7 +100,7 @@ final class SchemaJson {
       n.put("name", ix.name());
       n.put("unique", ix.unique());
       n.put("area", schema.area(ix.area()).name());
-      n.put("state", state(meta.index(ix.id())));
+      n.put("state", state(st, ix.name()));
       ArrayNode kc = n.putArray("columns");
       for (int i = 0; i < ix.columns().length; i++) {
         ObjectNode c = kc.addObject();
@@ -112,7 +111,15 @@ final class SchemaJson {
     return o;
   }
 
-  static String state(IndexState s) {
-    return s == null || s.root() == 0 ? "none" : s.active() ? "active" : "inactive";
+  private static long rows(DatabaseStats st, TableInfo t) {
+    return st.tables().stream().filter(x -> x.name().equals(t.name())).findFirst().orElseThrow().rows();
+  }
+
+  static String state(DatabaseStats st, String index) {
+    return st.indexes().stream()
+        .filter(x -> x.name().equals(index))
+        .findFirst()
+        .map(x -> x.state().word())
+        .orElse(DatabaseStats.State.NONE.word());
   }
 }

@@ -1,12 +1,10 @@
 package dev.idxkit.cli.server;
 
+import dev.idxkit.core.DatabaseStats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idxkit.cli.output.Json;
-import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
-import dev.idxkit.core.meta.MetaState;
-import dev.idxkit.core.txn.Store;
 
 /**
  * {@code GET /v1/status}: the server, the database it serves (if any) and the job beside it (if
@@ -54,19 +52,18 @@ final class StatusJson {
   }
 
   private static ObjectNode database(Database db) {
-    Store store = db.store();
-    MetaState meta = store.meta();
+    DatabaseStats st = db.stats();
     ObjectNode d = Json.object();
-    d.put("path", db.dir().toAbsolutePath().normalize().toString());
-    d.put("pageSize", meta.pageSize());
-    d.put("generation", meta.generation());
-    d.put("walBytes", store.walBytes());
-    d.put("committedImageBytes", store.committedImages());
+    d.put("path", st.dir().toString());
+    d.put("pageSize", st.pageSize());
+    d.put("generation", st.generation());
+    d.put("walBytes", st.logBytes());
+    d.put("committedImageBytes", st.committedImageBytes());
     ArrayNode tables = d.putArray("tables");
-    for (TableInfo t : db.catalog().tables()) {
+    for (DatabaseStats.TableStats t : st.tables()) {
       ObjectNode n = tables.addObject();
       n.put("name", t.name());
-      n.put("rows", meta.table(t.id()).rows());
+      n.put("rows", t.rows());
     }
     return d;
   }

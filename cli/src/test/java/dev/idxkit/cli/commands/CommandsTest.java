@@ -1,11 +1,12 @@
 package dev.idxkit.cli.commands;
 
+import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.idxkit.cli.CliHarness;
 import dev.idxkit.cli.CliHarness.Result;
+import dev.idxkit.cli.CliHarness;
 import dev.idxkit.core.Database;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -408,8 +409,8 @@ class CommandsTest {
     long page;
     int pageSize;
     try (Database d = Database.open(db, Database.DatabaseOptions.defaults().readOnly())) {
-      page = d.store().meta().table(d.catalog().table("item").id()).pages().next(-1);
-      pageSize = d.store().pageSize();
+      page = Engine.of(d).meta().table(d.catalog().table("item").id()).pages().next(-1);
+      pageSize = Engine.of(d).pageSize();
     }
     try (FileChannel ch =
         FileChannel.open(

@@ -4,10 +4,10 @@ import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageAccess;
-import dev.idxkit.core.record.HeapPage;
+import dev.idxkit.core.spi.HeapPage;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageRuns;
 import java.util.ArrayDeque;
 import java.util.NoSuchElementException;
 

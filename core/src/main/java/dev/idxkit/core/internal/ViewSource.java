@@ -1,6 +1,6 @@
 package dev.idxkit.core.internal;
 
-import dev.idxkit.core.txn.View;
+import dev.idxkit.core.internal.txn.View;
 import java.util.function.Function;
 
 /** Runs a read against a consistent view: the committed state under the read lock, or a txn. */

@@ -1,8 +1,8 @@
 package dev.idxkit.core.testing;
 
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageAccess;
-import dev.idxkit.core.page.PageType;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;

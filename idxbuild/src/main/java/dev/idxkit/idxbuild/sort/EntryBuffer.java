@@ -1,6 +1,6 @@
 package dev.idxkit.idxbuild.sort;
 
-import dev.idxkit.core.key.Keys;
+import dev.idxkit.core.spi.Keys;
 import java.util.Arrays;
 
 /**

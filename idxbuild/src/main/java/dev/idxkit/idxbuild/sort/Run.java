@@ -1,6 +1,6 @@
 package dev.idxkit.idxbuild.sort;
 
-import dev.idxkit.core.key.Keys;
+import dev.idxkit.core.spi.Keys;
 import dev.idxkit.idxbuild.temp.Segment;
 import dev.idxkit.idxbuild.temp.TempSpace;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.idxkit.idxbuild.sort;
 
 import dev.idxkit.core.IdxkitException;
-import dev.idxkit.core.key.Keys;
+import dev.idxkit.core.spi.Keys;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.Executor;

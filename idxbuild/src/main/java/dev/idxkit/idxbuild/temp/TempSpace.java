@@ -1,7 +1,7 @@
 package dev.idxkit.idxbuild.temp;
 
 import dev.idxkit.core.IdxkitIOException;
-import dev.idxkit.core.io.FileIo;
+import dev.idxkit.core.spi.FileIo;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileStore;

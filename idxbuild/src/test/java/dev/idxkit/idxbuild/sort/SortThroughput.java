@@ -219,7 +219,7 @@ public final class SortThroughput {
     int n = entries.length;
     long[] a = new long[2 * n];
     for (int i = 0; i < n; i++) {
-      a[2 * i] = dev.idxkit.core.key.Keys.prefix8(entries[i], 0, LEN);
+      a[2 * i] = dev.idxkit.core.spi.Keys.prefix8(entries[i], 0, LEN);
       a[2 * i + 1] = (long) i * LEN << 32 | LEN;
     }
     long[] b = new long[2 * n];

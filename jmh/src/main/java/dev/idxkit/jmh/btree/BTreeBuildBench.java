@@ -1,9 +1,9 @@
 package dev.idxkit.jmh.btree;
 
-import dev.idxkit.core.btree.BuildResult;
-import dev.idxkit.core.btree.PageSink;
-import dev.idxkit.core.btree.TreeBuilder;
-import dev.idxkit.core.page.Page;
+import dev.idxkit.core.spi.BuildResult;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageSink;
+import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.jmh.BenchmarkBase;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,8 +1,8 @@
 package dev.idxkit.jmh.btree;
 
 import dev.idxkit.core.Durability;
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.txn.StoreTxn;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.txn.StoreTxn;
 import dev.idxkit.jmh.BenchmarkBase;
 import java.util.SplittableRandom;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,7 +1,7 @@
 package dev.idxkit.jmh.btree;
 
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.btree.TreeCursor;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.btree.TreeCursor;
 import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.jmh.BenchmarkBase;
 import java.util.SplittableRandom;

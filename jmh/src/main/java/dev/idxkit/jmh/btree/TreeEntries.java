@@ -1,7 +1,7 @@
 package dev.idxkit.jmh.btree;
 
 import dev.idxkit.core.Rid;
-import dev.idxkit.core.key.KeyEncoder;
+import dev.idxkit.core.spi.KeyEncoder;
 
 /**
  * The entries of the B+tree benchmarks: an 8-byte key followed by the 8-byte RID suffix every

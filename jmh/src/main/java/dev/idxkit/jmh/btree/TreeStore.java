@@ -1,15 +1,15 @@
 package dev.idxkit.jmh.btree;
 
 import dev.idxkit.core.Durability;
-import dev.idxkit.core.btree.BuildResult;
-import dev.idxkit.core.btree.PageSink;
-import dev.idxkit.core.btree.TreeBuilder;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.txn.BulkWrite;
-import dev.idxkit.core.txn.Store;
-import dev.idxkit.core.txn.StoreOptions;
+import dev.idxkit.core.IndexStatus;
+import dev.idxkit.core.internal.txn.Store;
+import dev.idxkit.core.internal.txn.StoreOptions;
+import dev.idxkit.core.spi.BuildResult;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageSink;
+import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.jmh.BenchDir;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package dev.idxkit.jmh.experiments;
 
 import dev.idxkit.core.Durability;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageType;
-import dev.idxkit.core.txn.CheckpointStats;
-import dev.idxkit.core.txn.Store;
-import dev.idxkit.core.txn.StoreOptions;
-import dev.idxkit.core.txn.StoreTxn;
+import dev.idxkit.core.internal.txn.CheckpointStats;
+import dev.idxkit.core.internal.txn.Store;
+import dev.idxkit.core.internal.txn.StoreOptions;
+import dev.idxkit.core.internal.txn.StoreTxn;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageType;
 import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.jmh.ExperimentArgs;
 import dev.idxkit.jmh.report.ResultWriter;

@@ -1,8 +1,8 @@
 package dev.idxkit.jmh.io;
 
-import dev.idxkit.core.io.PageFile;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageType;
+import dev.idxkit.core.internal.io.PageFile;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageType;
 import dev.idxkit.jmh.BenchDir;
 import dev.idxkit.jmh.BenchmarkBase;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.idxkit.jmh.key;
 
 import dev.idxkit.core.Catalog;
-import dev.idxkit.core.key.KeyBuffer;
-import dev.idxkit.core.key.KeyEncoder;
+import dev.idxkit.core.spi.KeyBuffer;
+import dev.idxkit.core.spi.KeyEncoder;
 import dev.idxkit.jmh.BenchmarkBase;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;

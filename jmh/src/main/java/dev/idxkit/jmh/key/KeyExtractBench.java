@@ -1,10 +1,10 @@
 package dev.idxkit.jmh.key;
 
 import dev.idxkit.core.Catalog;
-import dev.idxkit.core.key.KeyBuffer;
-import dev.idxkit.core.key.KeyEncoder;
-import dev.idxkit.core.record.KeyExtractor;
-import dev.idxkit.core.record.RecordLayout;
+import dev.idxkit.core.spi.KeyBuffer;
+import dev.idxkit.core.spi.KeyEncoder;
+import dev.idxkit.core.spi.KeyExtractor;
+import dev.idxkit.core.spi.RecordLayout;
 import dev.idxkit.jmh.BenchmarkBase;
 import java.util.Arrays;
 import net.openhft.chronicle.bytes.BytesStore;

@@ -1,7 +1,7 @@
 package dev.idxkit.jmh.peers;
 
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.btree.TreeCursor;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.btree.TreeCursor;
 import dev.idxkit.jmh.btree.TreeEntries;
 import dev.idxkit.jmh.btree.TreeStore;
 import java.nio.file.Path;

@@ -2,9 +2,9 @@ package dev.idxkit.jmh.btree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.btree.BuildResult;
-import dev.idxkit.core.btree.TreeStats;
+import dev.idxkit.core.TreeStats;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.spi.BuildResult;
 import dev.idxkit.jmh.BenchRoot;
 import dev.idxkit.jmh.OneThread;
 import java.nio.file.Path;

@@ -2,11 +2,11 @@ package dev.idxkit.jmh.btree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.btree.BuildResult;
-import dev.idxkit.core.btree.TreeCursor;
-import dev.idxkit.core.btree.TreeStats;
-import dev.idxkit.core.txn.Store;
+import dev.idxkit.core.TreeStats;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.btree.TreeCursor;
+import dev.idxkit.core.internal.txn.Store;
+import dev.idxkit.core.spi.BuildResult;
 import dev.idxkit.jmh.BenchRoot;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ class TreeStoreTest {
     try (TreeStore ts = TreeStore.create(dir.resolve("db"))) {
       root = ts.build(1000, 90).root();
     }
-    try (Store s = Store.open(dir.resolve("db"), dev.idxkit.core.txn.StoreOptions.defaults())) {
+    try (Store s = Store.open(dir.resolve("db"), dev.idxkit.core.internal.txn.StoreOptions.defaults())) {
       assertThat(s.meta().index(TreeStore.INDEX_ID).root()).isEqualTo(root);
     }
   }

@@ -1,13 +1,14 @@
 package dev.idxkit.loader.internal;
 
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
-import dev.idxkit.core.HeapAppender;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
-import dev.idxkit.core.meta.TableState;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.IndexStatus;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.HeapAppender;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.TableState;
 import dev.idxkit.loader.input.RejectedRow;
 
 /**
@@ -43,7 +44,7 @@ public final class BulkSink implements RowSink {
    * first. Returns the table's state the load starts from.
    */
   public TableState open(ResumeState undo) {
-    bulk = db.store().beginBulk();
+    bulk = Engine.of(db).beginBulk();
     if (undo != null) {
       LoadUndo.undo(bulk, table, undo);
     }

@@ -1,8 +1,8 @@
 package dev.idxkit.loader.internal;
 
 import dev.idxkit.core.IdxkitException;
-import dev.idxkit.core.record.RecordBuffer;
-import dev.idxkit.core.record.RecordLayout;
+import dev.idxkit.core.spi.RecordBuffer;
+import dev.idxkit.core.spi.RecordLayout;
 import dev.idxkit.loader.input.Batch;
 import dev.idxkit.loader.input.InputRecord;
 import dev.idxkit.loader.input.InputRow;

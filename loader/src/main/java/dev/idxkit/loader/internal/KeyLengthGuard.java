@@ -3,9 +3,9 @@ package dev.idxkit.loader.internal;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Rid;
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.key.KeyEncoder;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.schema.ColumnType;
+import dev.idxkit.core.spi.KeyEncoder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,7 +27,7 @@ public final class KeyLengthGuard {
   private final int maxEntry;
 
   public KeyLengthGuard(TableInfo table, int pageSize) {
-    this.maxEntry = BTree.maxEntryLength(pageSize);
+    this.maxEntry = Engine.maxEntryLength(pageSize);
     List<IndexInfo> list = new ArrayList<>();
     for (IndexInfo ix : table.indexes()) {
       if (maxKeyLength(ix) + Rid.BYTES > maxEntry) {

@@ -2,14 +2,14 @@ package dev.idxkit.loader.internal;
 
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.InvalidInputException;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.meta.TableState;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageAccess;
-import dev.idxkit.core.page.PageType;
-import dev.idxkit.core.record.HeapPage;
-import dev.idxkit.core.record.Overflow;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.HeapPage;
+import dev.idxkit.core.spi.Overflow;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.PageType;
+import dev.idxkit.core.spi.TableState;
 
 /**
  * Takes an interrupted bulk load's rows back out of its table, for {@link

@@ -1,7 +1,7 @@
 package dev.idxkit.loader.internal;
 
 import dev.idxkit.core.CorruptDatabaseException;
-import dev.idxkit.core.meta.PageRuns;
+import dev.idxkit.core.spi.PageRuns;
 import dev.idxkit.loader.IndexMode;
 import dev.idxkit.loader.input.ResumePoint;
 import java.nio.BufferUnderflowException;

@@ -1,0 +1,95 @@
+package dev.idxkit.core;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A read-only snapshot of a database's figures, taken by {@link Database#stats()} under the read
+ * lock: what {@code idxkit info}, the server's {@code /metrics} and {@code /v1/status} show.
+ *
+ * <p>Counters ({@link AreaStats#pagesRead()}, {@link AreaStats#pagesWritten()}) count since the
+ * database was opened in this process; everything else is the committed state at the moment of the
+ * call.
+ *
+ * @param dir the database directory, absolute and normalized
+ * @param pageSize bytes per page
+ * @param generation the generation of the newest meta slot (one per checkpoint or publish)
+ * @param checkpointLsn the log position the newest checkpoint covers
+ * @param logBytes the size of the write-ahead log file
+ * @param logTransactions committed transactions replayed from the log at open and not yet
+ *     checkpointed since
+ * @param committedImageBytes bytes of committed page images held in memory until the next
+ *     checkpoint
+ */
+public record DatabaseStats(
+    Path dir,
+    int pageSize,
+    long generation,
+    long checkpointLsn,
+    long logBytes,
+    long logTransactions,
+    long committedImageBytes,
+    List<AreaStats> areas,
+    List<TableStats> tables,
+    List<IndexStats> indexes) {
+
+  public DatabaseStats {
+    areas = List.copyOf(areas);
+    tables = List.copyOf(tables);
+    indexes = List.copyOf(indexes);
+  }
+
+  /**
+   * One area (page file).
+   *
+   * @param pages the high-water mark: pages allocated in the file
+   * @param freePages pages on the area's free list as of the last commit or publish
+   */
+  public record AreaStats(
+      String name,
+      Path file,
+      long fileBytes,
+      long pages,
+      long freePages,
+      long pagesRead,
+      long pagesWritten) {}
+
+  /** One table: its committed row count and heap pages. */
+  public record TableStats(String name, String area, long rows, long heapPages) {}
+
+  /**
+   * One index.
+   *
+   * @param state {@code NONE} when the index has no tree yet
+   * @param height levels of its tree (1 for a single leaf); 0 when it has none
+   */
+  public record IndexStats(
+      String name,
+      String table,
+      List<String> columns,
+      boolean unique,
+      String area,
+      State state,
+      int height) {
+    public IndexStats {
+      columns = List.copyOf(columns);
+    }
+  }
+
+  /** Whether an index is maintained and usable. */
+  public enum State {
+    ACTIVE,
+    INACTIVE,
+    NONE;
+
+    /** The lower-case word the CLI and the server print. */
+    public String word() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /** The area named {@code name}, or null. */
+  public AreaStats area(String name) {
+    return areas.stream().filter(a -> a.name().equals(name)).findFirst().orElse(null);
+  }
+}

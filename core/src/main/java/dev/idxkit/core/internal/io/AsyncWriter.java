@@ -1,0 +1,176 @@
+package dev.idxkit.core.internal.io;
+
+import dev.idxkit.core.IdxkitException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * Writes large buffers of pages with several writes in flight.
+ *
+ * <p>Call order: {@link #acquire()} a buffer (blocks while every buffer is in flight), fill it with
+ * whole pages, {@link #submit} it for a page file and position; repeat; {@link #flush()} to wait
+ * for all writes and surface the first failure; {@link #close()}.
+ *
+ * <p>Each buffer goes back to the pool the moment its own write completes, in whatever order writes
+ * complete, so one slow write never holds back the buffers of later ones. Memory: {@code buffers ×
+ * bufferBytes} of direct memory, allocated once. Writer threads are named {@code idxkit-io-N} and
+ * are daemons so an abandoned writer cannot keep a JVM alive.
+ */
+public final class AsyncWriter implements AutoCloseable {
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  private final ExecutorService io;
+  private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
+  private final IdentityHashMap<ByteBuffer, BytesStore<?, ?>> stores = new IdentityHashMap<>();
+  private final int bufferBytes;
+  private final int total;
+  private int inFlight;
+  private Throwable failure;
+  private long bytesWritten;
+
+  /**
+   * @param buffers buffers in the pool, at least the number of writes to keep in flight
+   * @param bufferBytes size of each buffer, a multiple of the page size
+   * @param threads I/O threads
+   */
+  public AsyncWriter(int buffers, int bufferBytes, int threads) {
+    if (buffers < 1 || threads < 1 || bufferBytes < 1) {
+      throw new IllegalArgumentException(
+          "buffers : " + buffers + ", threads : " + threads + " (expected: >= 1)");
+    }
+    this.bufferBytes = bufferBytes;
+    this.total = buffers;
+    for (int i = 0; i < buffers; i++) {
+      ByteBuffer b = ByteBuffer.allocateDirect(bufferBytes);
+      free.add(b);
+      stores.put(b, BytesStore.wrap(b));
+    }
+    this.io =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, "idxkit-io-" + THREADS.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  public int bufferBytes() {
+    return bufferBytes;
+  }
+
+  /** A cleared buffer; waits while all are in flight. Fails fast if an earlier write failed. */
+  public synchronized ByteBuffer acquire() {
+    while (free.isEmpty() && failure == null) {
+      waitUninterruptibly();
+    }
+    throwIfFailed();
+    ByteBuffer b = free.poll();
+    b.clear();
+    return b;
+  }
+
+  /** The pool buffer's memory as Chronicle bytes, for copying pages in without a byte[] hop. */
+  public BytesStore<?, ?> storeOf(ByteBuffer pooled) {
+    BytesStore<?, ?> s = stores.get(pooled);
+    if (s == null) {
+      throw new IllegalArgumentException("not a buffer of this writer");
+    }
+    return s;
+  }
+
+  /** Gives back a buffer that was acquired but not submitted. */
+  public synchronized void release(ByteBuffer b) {
+    free.add(b);
+    notifyAll();
+  }
+
+  /** Writes {@code buf} (flipped: position 0 to limit) at {@code pageNo} of {@code file}. */
+  public void submit(PageFile file, long pageNo, ByteBuffer buf) {
+    synchronized (this) {
+      throwIfFailed();
+      inFlight++;
+    }
+    int bytes = buf.remaining();
+    io.execute(
+        () -> {
+          Throwable err = null;
+          try {
+            file.write(pageNo, buf);
+          } catch (Throwable t) {
+            err = t;
+          }
+          synchronized (this) {
+            inFlight--;
+            if (err != null && failure == null) {
+              failure = err;
+            } else if (err == null) {
+              bytesWritten += bytes;
+            }
+            free.add(buf);
+            notifyAll();
+          }
+        });
+  }
+
+  /** Waits for every submitted write; rethrows the first failure. */
+  public synchronized void flush() {
+    while (inFlight > 0) {
+      waitUninterruptibly();
+    }
+    throwIfFailed();
+  }
+
+  public synchronized long bytesWritten() {
+    return bytesWritten;
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      while (inFlight > 0) {
+        waitUninterruptibly();
+      }
+    }
+    io.shutdown();
+    synchronized (this) {
+      free.clear();
+    }
+  }
+
+  /** Buffers in the pool (free or in flight). */
+  public int buffers() {
+    return total;
+  }
+
+  private void throwIfFailed() {
+    if (failure != null) {
+      if (failure instanceof IdxkitException e) {
+        throw e;
+      }
+      throw new IdxkitException("asynchronous write failed", failure);
+    }
+  }
+
+  // Writes in flight finish quickly; abandoning them would leave buffers and files in an unknown
+  // state, so an interrupt is remembered and re-asserted for the caller rather than acted on here.
+  private void waitUninterruptibly() {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        wait();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

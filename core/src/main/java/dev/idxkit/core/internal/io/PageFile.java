@@ -1,0 +1,282 @@
+package dev.idxkit.core.internal.io;
+
+import dev.idxkit.core.CorruptPageException;
+import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.spi.FileIo;
+import dev.idxkit.core.spi.Page;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import net.openhft.chronicle.bytes.MappedBytesStore;
+import net.openhft.chronicle.bytes.MappedFile;
+import net.openhft.chronicle.core.io.ReferenceOwner;
+
+/**
+ * The one place that touches a page file's channel and mapping. Reads are views of memory mapped
+ * through Chronicle Bytes in fixed chunks (64-bit offsets, so files past 2 GiB just work); writes
+ * are positional writes from direct buffers, so the kernel page cache is shared by both and a
+ * written page is visible to the next mapped read.
+ *
+ * <p>Checksums are verified the first time a page is read after open and never again until the page
+ * is rewritten: a bitmap remembers verified pages. Pages this process writes are marked verified,
+ * since their checksum was just computed.
+ *
+ * <p>Reading a page past the end of the file would fault inside the mapping, so every read is
+ * bounds-checked against the file length first.
+ */
+public final class PageFile implements AutoCloseable {
+  /** Mapping granularity: a multiple of every page size, large enough to keep chunk counts low. */
+  static final long CHUNK = 64L << 20;
+
+  private final Path path;
+  private final int pageSize;
+  private final int pageShift;
+  private final FileChannel channel;
+  private final MappedFile mapped;
+  private final ReferenceOwner owner;
+  private final AtomicLong length;
+  private volatile MappedBytesStore[] chunks = new MappedBytesStore[0];
+  private volatile long[] verified = new long[0];
+  // Read-only counters for monitoring (the server's /metrics); LongAdder keeps concurrent readers
+  // from contending on one cache line.
+  private final LongAdder pagesRead = new LongAdder();
+  private final LongAdder pagesWritten = new LongAdder();
+  private boolean closed;
+
+  private PageFile(Path path, int pageSize, FileChannel channel, MappedFile mapped)
+      throws IOException {
+    this.path = path;
+    this.pageSize = Page.checkSize(pageSize);
+    this.pageShift = Integer.numberOfTrailingZeros(pageSize);
+    this.channel = channel;
+    this.mapped = mapped;
+    this.owner = ReferenceOwner.temporary("PageFile " + path);
+    this.length = new AtomicLong(channel.size());
+    mapped.singleThreadedCheckDisabled(true);
+  }
+
+  /** Opens (creating if {@code create}) a page file; read-only files refuse writes. */
+  public static PageFile open(Path path, int pageSize, boolean create, boolean readOnly) {
+    return open(path, pageSize, create, readOnly, FileIo.DEFAULT);
+  }
+
+  /**
+   * As {@link #open(Path, int, boolean, boolean)}, with the file's channel opened by {@code io}.
+   */
+  public static PageFile open(
+      Path path, int pageSize, boolean create, boolean readOnly, FileIo io) {
+    FileChannel ch = null;
+    try {
+      ch =
+          readOnly
+              ? io.open(path, Set.of(StandardOpenOption.READ))
+              : create
+                  ? io.open(
+                      path,
+                      Set.of(
+                          StandardOpenOption.READ,
+                          StandardOpenOption.WRITE,
+                          StandardOpenOption.CREATE_NEW))
+                  : io.open(path, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE));
+      MappedFile mf = MappedFile.of(path.toFile(), CHUNK, 0, true);
+      return new PageFile(path, pageSize, ch, mf);
+    } catch (IOException e) {
+      closeQuietly(ch);
+      throw new IdxkitIOException("cannot open page file " + path, e);
+    }
+  }
+
+  public Path path() {
+    return path;
+  }
+
+  public int pageSize() {
+    return pageSize;
+  }
+
+  /** Whole pages in the file now. */
+  public long sizeInPages() {
+    return length.get() >>> pageShift;
+  }
+
+  /** The page, checksum-verified on its first read since open. */
+  public Page read(long pageNo) {
+    pagesRead.increment();
+    Page p = view(pageNo);
+    if (!isVerified(pageNo)) {
+      verify(p, pageNo);
+      markVerified(pageNo);
+    }
+    return p;
+  }
+
+  /** The page without checksum verification (for damage reports that must see raw bytes). */
+  public Page view(long pageNo) {
+    long off = pageNo << pageShift;
+    if (pageNo < 0 || off + pageSize > length.get()) {
+      throw new CorruptPageException(
+          path, pageNo, "page is beyond the end of the file (" + sizeInPages() + " pages)");
+    }
+    int chunk = (int) (off / CHUNK);
+    MappedBytesStore[] cs = chunks;
+    MappedBytesStore store = chunk < cs.length ? cs[chunk] : null;
+    if (store == null) {
+      store = acquireChunk(chunk);
+    }
+    return new Page(store, off, pageSize);
+  }
+
+  /** Checks a page image's checksum and that it is the page it claims to be. */
+  public void verify(Page p, long pageNo) {
+    int stored = p.storedChecksum();
+    int actual = p.computeChecksum();
+    if (stored != actual) {
+      throw CorruptPageException.checksum(path, pageNo, stored, actual);
+    }
+    if (p.pageNo() != pageNo) {
+      throw new CorruptPageException(
+          path, pageNo, "header names page " + p.pageNo() + " (misdirected write)");
+    }
+  }
+
+  /**
+   * Writes {@code src} (position to limit, a whole number of pages) at {@code pageNo}. Thread-safe:
+   * positional writes of different pages may run concurrently.
+   */
+  public void write(long pageNo, ByteBuffer src) {
+    int bytes = src.remaining();
+    if (bytes % pageSize != 0) {
+      throw new IllegalArgumentException(
+          "write of "
+              + bytes
+              + " bytes to "
+              + path
+              + " (expected: a multiple of "
+              + pageSize
+              + ")");
+    }
+    long pos = pageNo << pageShift;
+    try {
+      long p = pos;
+      while (src.hasRemaining()) {
+        p += channel.write(src, p);
+      }
+    } catch (IOException e) {
+      throw new IdxkitIOException("write of page " + pageNo + " to " + path + " failed", e);
+    }
+    length.accumulateAndGet(pos + bytes, Math::max);
+    pagesWritten.add(bytes >>> pageShift);
+    for (long i = 0, n = bytes >>> pageShift; i < n; i++) {
+      markVerified(pageNo + i);
+    }
+  }
+
+  /**
+   * Pages {@link #read} has returned since open: accesses through the mapping, whether the OS page
+   * cache or the device served them (a mapped read cannot tell).
+   */
+  public long pagesRead() {
+    return pagesRead.sum();
+  }
+
+  /** Pages {@link #write} has written since open. */
+  public long pagesWritten() {
+    return pagesWritten.sum();
+  }
+
+  /** Forces written data to the device (fdatasync). */
+  public void sync() {
+    try {
+      channel.force(false);
+    } catch (IOException e) {
+      throw new IdxkitIOException("fsync of " + path + " failed", e);
+    }
+  }
+
+  /** Cuts the file to {@code pages} pages (used only for files nothing references past that). */
+  public void truncate(long pages) {
+    try {
+      channel.truncate(pages << pageShift);
+      length.set(Math.min(length.get(), pages << pageShift));
+    } catch (IOException e) {
+      throw new IdxkitIOException("truncate of " + path + " failed", e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (MappedBytesStore s : chunks) {
+      if (s != null) {
+        s.release(owner);
+      }
+    }
+    chunks = new MappedBytesStore[0];
+    mapped.releaseLast();
+    closeQuietly(channel);
+  }
+
+  private synchronized MappedBytesStore acquireChunk(int chunk) {
+    if (closed) {
+      throw new IllegalStateException(path + " is closed");
+    }
+    MappedBytesStore[] cs = chunks;
+    if (chunk < cs.length && cs[chunk] != null) {
+      return cs[chunk];
+    }
+    try {
+      MappedBytesStore s = mapped.acquireByteStore(owner, chunk * CHUNK);
+      MappedBytesStore[] grown = cs;
+      if (chunk >= cs.length) {
+        grown = java.util.Arrays.copyOf(cs, chunk + 1);
+      } else {
+        grown = cs.clone();
+      }
+      grown[chunk] = s;
+      chunks = grown;
+      return s;
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot map " + path + " at " + chunk * CHUNK, e);
+    }
+  }
+
+  private boolean isVerified(long pageNo) {
+    long[] v = verified;
+    int w = (int) (pageNo >>> 6);
+    return w < v.length && (v[w] & (1L << pageNo)) != 0;
+  }
+
+  // Races between setters may drop a bit; the page is then verified once more, which is harmless.
+  private void markVerified(long pageNo) {
+    int w = (int) (pageNo >>> 6);
+    long[] v = verified;
+    if (w >= v.length) {
+      synchronized (this) {
+        v = verified;
+        if (w >= v.length) {
+          v = java.util.Arrays.copyOf(v, Math.max(w + 1, v.length * 2));
+          verified = v;
+        }
+      }
+    }
+    v[w] |= 1L << pageNo;
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // closing after a failure; the first error is the one reported
+      }
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.idxkit.core.internal.txn;
+
+import java.util.ArrayDeque;
+
+/**
+ * Reuses page buffers: allocating direct memory is slow (it is zeroed), and transactions copy a
+ * page for every page they change. Keeps at most {@code maxPooled} idle buffers; the rest are left
+ * to the garbage collector.
+ */
+final class PagePool {
+  private final int pageSize;
+  private final int maxPooled;
+  private final ArrayDeque<PageBuffer> idle = new ArrayDeque<>();
+
+  PagePool(int pageSize, int maxPooled) {
+    this.pageSize = pageSize;
+    this.maxPooled = maxPooled;
+  }
+
+  synchronized PageBuffer acquire() {
+    PageBuffer b = idle.poll();
+    return b != null ? b : new PageBuffer(pageSize);
+  }
+
+  synchronized void release(PageBuffer b) {
+    if (b != null && idle.size() < maxPooled) {
+      idle.push(b);
+    }
+  }
+}

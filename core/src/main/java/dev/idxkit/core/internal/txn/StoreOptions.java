@@ -1,0 +1,81 @@
+package dev.idxkit.core.internal.txn;
+
+import dev.idxkit.core.Durability;
+import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.spi.FileIo;
+import dev.idxkit.core.spi.Page;
+
+/**
+ * How a store is created and run.
+ *
+ * @param pageSize page size for a new database (ignored on open: the database's own is used)
+ * @param durability default commit durability
+ * @param checkpointBytes checkpoint automatically when the log grows past this many bytes
+ * @param asyncFlushMillis how soon an ASYNC commit is fsynced in the background
+ * @param readOnly open without writing anything: no recovery checkpoint, writes refused
+ * @param fileIo opens the channels of the area files, the log and the meta file (and, for a rebuild
+ *     of this database, its sort runs): {@link FileIo#DEFAULT} in production, a fault-injecting one
+ *     in tests
+ */
+public record StoreOptions(
+    int pageSize,
+    Durability durability,
+    long checkpointBytes,
+    int asyncFlushMillis,
+    boolean readOnly,
+    FileIo fileIo) {
+  public static final long DEFAULT_CHECKPOINT_BYTES = 64L << 20;
+
+  public StoreOptions {
+    Page.checkSize(pageSize);
+    if (durability == null) {
+      throw new InvalidInputException("durability : null (expected: SYNC, ASYNC or OFF)");
+    }
+    if (checkpointBytes < 1 << 20) {
+      throw new InvalidInputException(
+          "checkpointBytes : " + checkpointBytes + " (expected: >= " + (1 << 20) + ")");
+    }
+    if (asyncFlushMillis < 1) {
+      throw new InvalidInputException(
+          "asyncFlushMillis : " + asyncFlushMillis + " (expected: >= 1)");
+    }
+    if (fileIo == null) {
+      throw new InvalidInputException("fileIo : null (expected: FileIo.DEFAULT or a test's)");
+    }
+  }
+
+  /** The options as they were before {@code fileIo}: real files. */
+  public StoreOptions(
+      int pageSize,
+      Durability durability,
+      long checkpointBytes,
+      int asyncFlushMillis,
+      boolean readOnly) {
+    this(pageSize, durability, checkpointBytes, asyncFlushMillis, readOnly, FileIo.DEFAULT);
+  }
+
+  public static StoreOptions defaults() {
+    return new StoreOptions(
+        Page.DEFAULT_SIZE, Durability.SYNC, DEFAULT_CHECKPOINT_BYTES, 200, false, FileIo.DEFAULT);
+  }
+
+  public StoreOptions withPageSize(int size) {
+    return new StoreOptions(size, durability, checkpointBytes, asyncFlushMillis, readOnly, fileIo);
+  }
+
+  public StoreOptions withDurability(Durability d) {
+    return new StoreOptions(pageSize, d, checkpointBytes, asyncFlushMillis, readOnly, fileIo);
+  }
+
+  public StoreOptions withCheckpointBytes(long bytes) {
+    return new StoreOptions(pageSize, durability, bytes, asyncFlushMillis, readOnly, fileIo);
+  }
+
+  public StoreOptions withReadOnly(boolean ro) {
+    return new StoreOptions(pageSize, durability, checkpointBytes, asyncFlushMillis, ro, fileIo);
+  }
+
+  public StoreOptions withFileIo(FileIo io) {
+    return new StoreOptions(pageSize, durability, checkpointBytes, asyncFlushMillis, readOnly, io);
+  }
+}

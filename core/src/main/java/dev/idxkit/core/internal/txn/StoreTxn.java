@@ -1,0 +1,289 @@
+package dev.idxkit.core.internal.txn;
+
+import dev.idxkit.core.Durability;
+import dev.idxkit.core.internal.meta.FreeList;
+import dev.idxkit.core.internal.meta.MetaEdits;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.MetaState;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageType;
+import dev.idxkit.core.spi.TableState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The single write transaction of a {@link Store}: page changes are private copies, meta changes go
+ * to a copy of the meta, and both become visible together at {@link #commit()}.
+ *
+ * <p>Call order: {@link Store#begin} (waits for the writer), {@link #pages(int)} to read and change
+ * pages, the meta methods to record table pages, rows, roots and catalog changes, then {@link
+ * #commit()} or {@link #rollback()}; {@link #close()} rolls back what was not committed.
+ *
+ * <p>Allocation takes the lowest free page of the area, else the page at its high-water mark. A
+ * page freed here joins the free list only at commit, so it cannot be reused by this transaction
+ * while the committed state may still reference it. Rollback gives taken pages back.
+ *
+ * <p>Memory: one pooled direct buffer per page changed. Not thread-safe: one thread at a time.
+ */
+public final class StoreTxn implements View, AutoCloseable {
+  private enum State {
+    ACTIVE,
+    COMMITTED,
+    ROLLED_BACK
+  }
+
+  private final Store store;
+  private final Durability durability;
+  private final MetaState.Builder meta;
+  private final MetaEdits edits = new MetaEdits();
+  private final LongMap<PageBuffer> dirty = new LongMap<>(64);
+  private final List<Long> takenFromFree = new ArrayList<>();
+  private final List<Long> pendingFree = new ArrayList<>();
+  private final List<Integer> createdAreas = new ArrayList<>();
+  private PageAccess[] views = new PageAccess[2];
+  private State state = State.ACTIVE;
+
+  StoreTxn(Store store, Durability durability) {
+    this.store = store;
+    this.durability = durability;
+    this.meta = store.meta().toBuilder();
+  }
+
+  /** Pages of one area as this transaction sees them: its own changes over the committed state. */
+  @Override
+  public PageAccess pages(int area) {
+    checkActive();
+    if (area >= views.length) {
+      views = java.util.Arrays.copyOf(views, area + 1);
+    }
+    if (views[area] == null) {
+      store.areaFile(area);
+      views[area] = new TxnPages(area);
+    }
+    return views[area];
+  }
+
+  @Override
+  public TableState table(int id) {
+    return meta.table(id);
+  }
+
+  @Override
+  public IndexState index(int id) {
+    return meta.index(id);
+  }
+
+  public long hwm(int area) {
+    return meta.hwm(area);
+  }
+
+  public String areaName(int area) {
+    return meta.areaName(area);
+  }
+
+  public void addTablePage(int table, long page) {
+    TableState t = meta.table(table);
+    meta.table(table, new TableState(t.pages().add(page), t.rows()));
+    edits.tableAdd(table, page);
+  }
+
+  public void removeTablePage(int table, long page) {
+    TableState t = meta.table(table);
+    meta.table(table, new TableState(t.pages().remove(page), t.rows()));
+    edits.tableRemove(table, page);
+  }
+
+  public void addRows(int table, long delta) {
+    TableState t = meta.table(table);
+    meta.table(table, new TableState(t.pages(), t.rows() + delta));
+    edits.rows(table, delta);
+  }
+
+  public void setRoot(int index, long root) {
+    IndexState s = meta.index(index);
+    if (s == null) {
+      throw new IllegalStateException("index " + index + " has no state");
+    }
+    if (s.root() != root) {
+      meta.index(index, new IndexState(root, s.status()));
+      edits.root(index, root);
+    }
+  }
+
+  /** Sets (or with null removes) an index's state. */
+  public void setIndexState(int index, IndexState state) {
+    meta.index(index, state);
+    edits.indexState(index, state);
+  }
+
+  /** Sets (or with null removes) a resume point, committed with this transaction's rows. */
+  public void setResumePoint(String key, byte[] value) {
+    meta.resume(key, value);
+    edits.resume(key, value);
+  }
+
+  public byte[] resumePoint(String key) {
+    return meta.build().resumePoint(key);
+  }
+
+  public void setCatalog(byte[] catalog) {
+    meta.catalog(catalog);
+    edits.catalog(catalog);
+  }
+
+  /** Creates a new area's file now; the area exists for others once this commits. */
+  public void createArea(int area, String name) {
+    checkActive();
+    store.createAreaFile(area, name);
+    createdAreas.add(area);
+    meta.area(area, name);
+    edits.area(area, name);
+  }
+
+  /** Makes every change durable (per the durability) and visible at once; releases the writer. */
+  public void commit() {
+    checkActive();
+    long walEnd = -1;
+    try {
+      if (!dirty.isEmpty() || !edits.isEmpty()) {
+        List<PageBuffer> pages = new ArrayList<>(dirty.size());
+        dirty.forEachValue(pages::add);
+        walEnd = store.commit(this, pages, edits.toByteArray(), meta.build());
+        dirty.clear();
+      }
+      state = State.COMMITTED;
+      if (walEnd >= 0) {
+        store.maybeCheckpoint();
+      }
+    } catch (RuntimeException e) {
+      if (state == State.ACTIVE) {
+        undo();
+      }
+      throw e;
+    } finally {
+      if (state != State.ACTIVE) {
+        store.writer.release();
+      }
+    }
+    if (walEnd >= 0) {
+      store.afterCommit(walEnd, durability);
+    }
+  }
+
+  /** Discards every change and releases the writer. */
+  public void rollback() {
+    checkActive();
+    try {
+      undo();
+    } finally {
+      store.writer.release();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (state == State.ACTIVE) {
+      rollback();
+    }
+  }
+
+  public boolean isActive() {
+    return state == State.ACTIVE;
+  }
+
+  /** Called by the store while installing the commit: freed pages join the free lists. */
+  void applyFrees(List<FreeList> free) {
+    for (long k : pendingFree) {
+      MetaEdits.freeList(free, Store.areaOf(k)).add(Store.pageOf(k));
+    }
+  }
+
+  private void undo() {
+    state = State.ROLLED_BACK;
+    for (long k : takenFromFree) {
+      MetaEdits.freeList(store.free, Store.areaOf(k)).add(Store.pageOf(k));
+    }
+    dirty.forEachValue(store.pool()::release);
+    dirty.clear();
+    for (int a : createdAreas) {
+      store.discardArea(a);
+    }
+  }
+
+  private void checkActive() {
+    if (state != State.ACTIVE) {
+      throw new IllegalStateException("transaction is " + state.name().toLowerCase());
+    }
+  }
+
+  /** One area's pages as this transaction sees them. */
+  private final class TxnPages implements PageAccess {
+    private final int area;
+
+    TxnPages(int area) {
+      this.area = area;
+    }
+
+    @Override
+    public int pageSize() {
+      return store.pageSize();
+    }
+
+    @Override
+    public int areaId() {
+      return area;
+    }
+
+    @Override
+    public String name() {
+      return store.areaFile(area).path().toString();
+    }
+
+    @Override
+    public Page read(long pageNo) {
+      PageBuffer b = dirty.get(Store.key(area, pageNo));
+      return b != null ? b.page : store.readCommitted(area, pageNo);
+    }
+
+    @Override
+    public Page write(long pageNo) {
+      long k = Store.key(area, pageNo);
+      PageBuffer b = dirty.get(k);
+      if (b == null) {
+        Page src = store.readCommitted(area, pageNo);
+        b = store.pool().acquire();
+        b.page.copyFrom(src);
+        dirty.put(k, b);
+      }
+      return b.page;
+    }
+
+    @Override
+    public Page allocate(PageType type) {
+      checkActive();
+      FreeList f = MetaEdits.freeList(store.free, area);
+      long page = f.takeFirst();
+      if (page > 0) {
+        takenFromFree.add(Store.key(area, page));
+      } else {
+        page = meta.hwm(area);
+        meta.hwm(area, page + 1);
+      }
+      edits.alloc(area, page);
+      PageBuffer b = store.pool().acquire();
+      b.page.format(type, page, area);
+      store.pool().release(dirty.put(Store.key(area, page), b));
+      return b.page;
+    }
+
+    @Override
+    public void free(long pageNo) {
+      checkActive();
+      long k = Store.key(area, pageNo);
+      store.pool().release(dirty.remove(k));
+      pendingFree.add(k);
+      edits.free(area, pageNo);
+    }
+  }
+}

@@ -1,0 +1,206 @@
+package dev.idxkit.core.internal.wal;
+
+import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.spi.Page;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * Recovery's reading of the log: replays the committed transactions after a checkpoint and finds
+ * where the valid log ends.
+ *
+ * <p>Frames are read in order and the frames of a transaction held until its COMMIT frame; only
+ * then are its page images and edits handed to the {@link Replay}. Reading stops at the first frame
+ * that is short, fails its checksum, carries another log's salt, has an unexpected LSN, or holds a
+ * page image whose own checksum or header is wrong: that transaction and everything after it are
+ * discarded, which is the torn-tail rule. Transactions at or below the meta's checkpoint LSN are
+ * already home and are skipped.
+ *
+ * <p>Memory: one transaction's page images at a time.
+ */
+public final class WalReader {
+  private WalReader() {}
+
+  /** Receives committed transactions in log order. */
+  public interface Replay {
+    /** One page image of a committed transaction; {@code image} is valid only during the call. */
+    void page(int area, long pageNo, Page image);
+
+    /** The transaction's edits, after all its pages. */
+    void commit(long lsn, byte[] edits);
+  }
+
+  /** What recovery found: where the valid log ends and why reading stopped there. */
+  public record Result(
+      long validEnd, long lastLsn, int transactions, int pages, boolean headerValid, String stop) {}
+
+  /**
+   * Replays every committed transaction with an LSN above {@code checkpointLsn}, then positions
+   * {@code wal} to append after the last valid one (cutting the torn tail) unless read-only.
+   */
+  public static Result recover(Wal wal, long checkpointLsn, Replay replay, boolean readOnly) {
+    return recover(wal, checkpointLsn, 0, replay, readOnly);
+  }
+
+  /**
+   * As {@link #recover(Wal, long, Replay, boolean)}, knowing the salt the meta recorded for this
+   * log ({@code 0}: unknown). A log whose header is damaged is then still read, with that salt: its
+   * frames carry the salt themselves, so only frames of this log are replayed. The log is not
+   * positioned in that case; the caller checkpoints what was replayed, and only then resets it.
+   */
+  public static Result recover(
+      Wal wal, long checkpointLsn, long knownSalt, Replay replay, boolean readOnly) {
+    try {
+      return read(wal, checkpointLsn, knownSalt, replay, readOnly);
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot read write-ahead log " + wal.path(), e);
+    }
+  }
+
+  private static Result read(
+      Wal wal, long checkpointLsn, long knownSalt, Replay replay, boolean readOnly)
+      throws IOException {
+    var ch = wal.channel();
+    long size = ch.size();
+    int pageSize = wal.pageSize();
+    ByteBuffer header = ByteBuffer.allocate(Wal.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    if (size < Wal.HEADER_SIZE || !readFully(ch, header, 0)) {
+      return new Result(0, checkpointLsn, 0, 0, false, "no header");
+    }
+    long salt = Wal.headerSalt(header, pageSize);
+    boolean headerValid = salt != 0;
+    if (!headerValid) {
+      if (knownSalt == 0) {
+        // A torn header comes from a reset, after which the log held nothing.
+        return new Result(0, checkpointLsn, 0, 0, false, "invalid header");
+      }
+      salt = knownSalt; // damaged later: the frames still name their log
+    }
+    ByteBuffer frame =
+        ByteBuffer.allocateDirect(Wal.FRAME_HEADER + pageSize).order(ByteOrder.LITTLE_ENDIAN);
+    BytesStore<?, ?> frameStore = BytesStore.wrap(frame);
+    List<ByteBuffer> pending = new ArrayList<>();
+    long pos = Wal.HEADER_SIZE;
+    long validEnd = pos;
+    long lastLsn = checkpointLsn;
+    long prevLsn = Long.MIN_VALUE;
+    long txnLsn = -1;
+    int txns = 0;
+    int pages = 0;
+    String stop = "end of log";
+    try {
+      while (true) {
+        frame.clear().limit(Wal.FRAME_HEADER);
+        if (pos + Wal.FRAME_HEADER > size || !readFully(ch, frame, pos)) {
+          stop = pos == size ? "end of log" : "short frame header at " + pos;
+          break;
+        }
+        byte kind = frame.get(4);
+        long lsn = frame.getLong(8);
+        if (frame.getLong(16) != salt) {
+          stop = "frame from an older log at " + pos;
+          break;
+        }
+        if (txnLsn >= 0 && lsn != txnLsn) {
+          stop = "frame of lsn " + lsn + " inside transaction " + txnLsn + " at " + pos;
+          break;
+        }
+        int payload;
+        if (kind == Wal.KIND_PAGE) {
+          payload = pageSize;
+        } else if (kind == Wal.KIND_COMMIT) {
+          payload = frame.getInt(24);
+          if (payload < 0 || payload > size - pos - Wal.FRAME_HEADER) {
+            stop = "commit frame with " + payload + " edit bytes at " + pos;
+            break;
+          }
+        } else {
+          stop = "unknown frame kind " + kind + " at " + pos;
+          break;
+        }
+        ByteBuffer body =
+            kind == Wal.KIND_PAGE
+                ? frame
+                : ByteBuffer.allocate(Wal.FRAME_HEADER + payload).order(ByteOrder.LITTLE_ENDIAN);
+        if (body != frame) {
+          body.put(frame.duplicate().flip());
+        }
+        body.limit(Wal.FRAME_HEADER + payload);
+        if (!readFully(ch, body.position(Wal.FRAME_HEADER), pos + Wal.FRAME_HEADER)) {
+          stop = "short frame at " + pos;
+          break;
+        }
+        int crc = Wal.crc(body, 4, Wal.FRAME_HEADER - 4 + payload);
+        if (crc != body.getInt(0)) {
+          stop = "frame checksum mismatch at " + pos;
+          break;
+        }
+        if (kind == Wal.KIND_PAGE) {
+          Page image = new Page(frameStore, Wal.FRAME_HEADER, pageSize);
+          long pageNo = body.getLong(24);
+          if (image.computeChecksum() != image.storedChecksum()
+              || image.pageNo() != pageNo
+              || image.areaId() != (body.get(5) & 0xFF)) {
+            stop = "page " + pageNo + " image fails its checksum at " + pos;
+            break;
+          }
+          ByteBuffer copy = ByteBuffer.allocateDirect(Wal.FRAME_HEADER + pageSize);
+          copy.put(body.duplicate().position(0).limit(Wal.FRAME_HEADER + pageSize)).flip();
+          pending.add(copy);
+          txnLsn = lsn;
+        } else {
+          if (body.getInt(28) != pending.size() || lsn <= prevLsn) {
+            stop = "commit frame does not match its transaction at " + pos;
+            break;
+          }
+          byte[] edits = new byte[payload];
+          body.get(Wal.FRAME_HEADER, edits);
+          if (lsn > checkpointLsn) {
+            for (ByteBuffer pb : pending) {
+              pb.order(ByteOrder.LITTLE_ENDIAN);
+              BytesStore<?, ?> store = BytesStore.wrap(pb);
+              try {
+                replay.page(
+                    pb.get(5) & 0xFF, pb.getLong(24), new Page(store, Wal.FRAME_HEADER, pageSize));
+              } finally {
+                store.releaseLast();
+              }
+              pages++;
+            }
+            replay.commit(lsn, edits);
+            txns++;
+            lastLsn = lsn;
+          }
+          pending.clear();
+          prevLsn = lsn;
+          txnLsn = -1;
+          validEnd = pos + Wal.FRAME_HEADER + payload;
+        }
+        pos += Wal.FRAME_HEADER + payload;
+      }
+    } finally {
+      frameStore.releaseLast();
+    }
+    if (!readOnly && headerValid) {
+      wal.resumeAt(validEnd, salt);
+    }
+    return new Result(validEnd, lastLsn, txns, pages, headerValid, stop);
+  }
+
+  static boolean readFully(java.nio.channels.FileChannel ch, ByteBuffer b, long pos)
+      throws IOException {
+    long p = pos;
+    while (b.hasRemaining()) {
+      int n = ch.read(b, p);
+      if (n < 0) {
+        return false;
+      }
+      p += n;
+    }
+    return true;
+  }
+}

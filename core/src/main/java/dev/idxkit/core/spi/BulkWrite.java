@@ -1,0 +1,306 @@
+package dev.idxkit.core.spi;
+
+import dev.idxkit.core.internal.btree.BTree;
+import java.util.function.LongConsumer;
+import dev.idxkit.core.internal.io.AsyncWriter;
+import dev.idxkit.core.internal.meta.FreeList;
+import dev.idxkit.core.internal.meta.MetaEdits;
+import dev.idxkit.core.internal.txn.Store;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A bulk write session for the loader and the rebuilder: pages are written straight to the area
+ * files, without the log, and become live in one meta write at {@link #publish()}.
+ *
+ * <p>Why this is crash-safe: the session only hands out pages that the published meta does not
+ * reference — pages on its free lists and pages past its high-water marks. Until publish nothing
+ * reaches them; a crash returns the database exactly to the last publish. The session holds the
+ * store's writer throughout, and began with a checkpoint, so the published meta is the current
+ * state and no transaction runs beside it.
+ *
+ * <p>Call order: {@link Store#beginBulk()}, then any of {@link #stream(int)} (sequential writers),
+ * {@link #meta()} edits (roots, table pages, rows, resume points), {@link #freePage}; {@link
+ * #publish()} as often as wanted (the loader publishes at each checkpoint); {@link #close()}. Pages
+ * freed by the session become reusable only after the publish that frees them.
+ *
+ * <p>Memory: 16 write buffers of 1 MiB in flight at most.
+ */
+public final class BulkWrite implements AutoCloseable {
+  /** Pages a stream reserves at a time, so each stream writes long contiguous runs. */
+  static final int RESERVE = 256;
+
+  private final Store store;
+  private final AsyncWriter writer;
+  private final long lsn;
+  private MetaState.Builder meta;
+  private List<FreeList> free;
+  private final List<Long> pendingFree = new ArrayList<>();
+  private final java.util.Set<Stream> openStreams =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private boolean[] touched = new boolean[0];
+  private boolean closed;
+
+  public BulkWrite(Store store) {
+    this.store = store;
+    this.lsn = store.lastLsn();
+    this.meta = store.meta().toBuilder();
+    this.free = copy(store.free);
+    this.writer = new AsyncWriter(16, Math.max(store.pageSize(), 1 << 20), 2);
+  }
+
+  public int pageSize() {
+    return store.pageSize();
+  }
+
+  /** The meta as this session will publish it; edit it directly (no log is involved). */
+  public MetaState.Builder meta() {
+    return meta;
+  }
+
+  /** The last published state (what a crash would return to). */
+  public MetaState published() {
+    return store.meta();
+  }
+
+  /** Reads of the published pages (the session holds the writer, so they cannot change). */
+  public PageAccess publishedPages(int area) {
+    return store.committedPages(area);
+  }
+
+  /**
+   * Visits every page of the published tree at {@code root} in {@code area}, each after all of its
+   * children (so the caller may free pages as it goes): how a rebuild frees the tree it replaces.
+   */
+  public void forEachPublishedTreePage(int area, long root, String name, LongConsumer consumer) {
+    new BTree(publishedPages(area), root, name).forEachPage(consumer);
+  }
+
+  /** A contiguous run of pages no published meta references. */
+  public record PageRun(long start, int length) {}
+
+  /**
+   * Up to {@code max} contiguous free pages: from the free list first, then the high-water mark.
+   */
+  public synchronized PageRun allocateRun(int area, int max) {
+    store.areaFile(area);
+    FreeList f = MetaEdits.freeList(free, area);
+    long[] run = f.takeRun(max);
+    if (run != null) {
+      return new PageRun(run[0], (int) run[1]);
+    }
+    long start = meta.hwm(area);
+    meta.hwm(area, start + max);
+    return new PageRun(start, max);
+  }
+
+  /** Gives back pages of a run that were not written. */
+  public synchronized void returnRun(int area, long start, long length) {
+    if (length <= 0) {
+      return;
+    }
+    if (start + length == meta.hwm(area)) {
+      meta.hwm(area, start);
+    } else {
+      MetaEdits.freeList(free, area).addRun(start, length);
+    }
+  }
+
+  /** A page the published meta references that the next publish stops referencing. */
+  public synchronized void freePage(int area, long page) {
+    pendingFree.add(Store.key(area, page));
+  }
+
+  /** A sequential page writer into {@code area}; one thread per stream. */
+  public Stream stream(int area) {
+    store.areaFile(area);
+    Stream s = new Stream(area);
+    synchronized (this) {
+      openStreams.add(s);
+    }
+    return s;
+  }
+
+  /** Writes, fsyncs and publishes everything so far in one meta write. */
+  public void publish() {
+    checkOpen();
+    List<Stream> streams;
+    synchronized (this) {
+      streams = new ArrayList<>(openStreams);
+    }
+    for (Stream st : streams) {
+      st.submitBuffered();
+    }
+    writer.flush();
+    syncTouched();
+    List<FreeList> next;
+    List<FreeList> mine;
+    synchronized (this) {
+      mine = copy(free);
+      for (long k : pendingFree) {
+        MetaEdits.freeList(mine, Store.areaOf(k)).add(Store.pageOf(k));
+      }
+      pendingFree.clear();
+      // Pages open streams reserved but have not written are unreferenced: published as free,
+      // so a crash loses none of them, while this session keeps them for its streams.
+      next = copy(mine);
+      for (Stream st : openStreams) {
+        synchronized (st) {
+          if (st.end > st.next) {
+            MetaEdits.freeList(next, st.area).addRun(st.next, st.end - st.next);
+          }
+        }
+      }
+    }
+    store.publish(meta, next);
+    synchronized (this) {
+      meta = store.meta().toBuilder();
+      free = mine;
+    }
+  }
+
+  /** Ends the session; anything not published is abandoned (the published state stays). */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      writer.close();
+    } finally {
+      store.writer.release();
+    }
+  }
+
+  private synchronized void markTouched(int area) {
+    if (area >= touched.length) {
+      touched = java.util.Arrays.copyOf(touched, area + 1);
+    }
+    touched[area] = true;
+  }
+
+  private void syncTouched() {
+    boolean[] t;
+    synchronized (this) {
+      t = touched.clone();
+      touched = new boolean[0];
+    }
+    for (int a = 0; a < t.length; a++) {
+      if (t[a]) {
+        store.areaFile(a).sync();
+      }
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("bulk session is closed");
+    }
+  }
+
+  private static List<FreeList> copy(List<FreeList> src) {
+    List<FreeList> c = new ArrayList<>(src.size());
+    for (FreeList f : src) {
+      c.add(f == null ? new FreeList() : f.copy());
+    }
+    return c;
+  }
+
+  /**
+   * Writes pages of one area in large sequential writes. Pages are numbered by {@link #allocate()}
+   * from runs reserved {@value #RESERVE} at a time; consecutive pages written in order share one
+   * buffer and one write. Unused reserved pages go back at {@link #close()}.
+   */
+  public final class Stream implements PageSink, AutoCloseable {
+    private final int area;
+    private final int pageSize = store.pageSize();
+    private long next;
+    private long end;
+    private ByteBuffer buf;
+    private long bufStart;
+    private long pagesWritten;
+
+    private Stream(int area) {
+      this.area = area;
+    }
+
+    public int area() {
+      return area;
+    }
+
+    public int pageSize() {
+      return pageSize;
+    }
+
+    /** A page number for a page that will be written through this stream. */
+    @Override
+    public synchronized long allocate() {
+      if (next == end) {
+        PageRun r = allocateRun(area, RESERVE);
+        next = r.start();
+        end = r.start() + r.length();
+      }
+      return next++;
+    }
+
+    /** Seals {@code page} (checksum and lsn) and writes it as {@code pageNo}. */
+    @Override
+    public synchronized void write(long pageNo, Page page) {
+      page.seal(lsn);
+      if (buf != null
+          && (pageNo != bufStart + buf.position() / pageSize || buf.remaining() < pageSize)) {
+        submit();
+      }
+      if (buf == null) {
+        buf = writer.acquire();
+        buf.limit(buf.capacity() - buf.capacity() % pageSize);
+        bufStart = pageNo;
+      }
+      int at = buf.position();
+      writer.storeOf(buf).write(at, page.store(), page.base(), pageSize);
+      buf.position(at + pageSize);
+      pagesWritten++;
+    }
+
+    public long pagesWritten() {
+      return pagesWritten;
+    }
+
+    /** Gives back a page from {@link #allocate()} that will not be written after all. */
+    public synchronized void returnPage(long pageNo) {
+      if (pageNo == next - 1) {
+        next--;
+      } else {
+        returnRun(area, pageNo, 1);
+      }
+    }
+
+    /** Sends pages buffered here to the writer (publish must not miss them). */
+    synchronized void submitBuffered() {
+      if (buf != null) {
+        submit();
+      }
+    }
+
+    @Override
+    public synchronized void close() {
+      if (buf != null) {
+        submit();
+      }
+      returnRun(area, next, end - next);
+      next = end = 0;
+      synchronized (BulkWrite.this) {
+        openStreams.remove(this);
+      }
+    }
+
+    private void submit() {
+      buf.flip();
+      markTouched(area);
+      writer.submit(store.areaFile(area), bufStart, buf);
+      buf = null;
+    }
+  }
+}

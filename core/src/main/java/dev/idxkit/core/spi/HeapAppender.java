@@ -1,0 +1,176 @@
+package dev.idxkit.core.spi;
+
+import dev.idxkit.core.Catalog.TableInfo;
+import dev.idxkit.core.Rid;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * Appends records to a table through a {@link BulkWrite} session: the loader's path, with no log.
+ *
+ * <p>Records fill a heap page in memory; a full page is written through the session's stream and a
+ * new one started. Long records go to overflow chains written the same way. {@link #flush()} writes
+ * the page being filled and adds the pages written so far and their rows to the table in the
+ * session's meta, ready for {@link BulkWrite#publish()}; appends after a flush start a fresh page,
+ * because a published page may not be rewritten without the log.
+ *
+ * <p>Several appenders may fill one table at once (one per loader thread); each has its own stream
+ * and page, and flushes merge into the table's meta under the session's lock. Memory: one heap page
+ * plus the pages of the overflow chain being written.
+ */
+public final class HeapAppender implements AutoCloseable {
+  private final BulkWrite bulk;
+  private final TableInfo table;
+  private final BulkWrite.Stream stream;
+  private final int pageSize;
+  private final Page page;
+  private final RecordBuffer scratch = new RecordBuffer();
+  private long pageNo = -1;
+  private PageRuns written = PageRuns.EMPTY;
+  private long pendingRows;
+  private long rows;
+
+  public HeapAppender(BulkWrite bulk, TableInfo table) {
+    this.bulk = bulk;
+    this.table = table;
+    this.stream = bulk.stream(table.area());
+    this.pageSize = bulk.pageSize();
+    this.page = new Page(BytesStore.wrap(ByteBuffer.allocateDirect(pageSize)), 0, pageSize);
+  }
+
+  /** Encodes a row (values already of the column types) and appends it; returns its RID. */
+  public long append(Object[] row) {
+    scratch.reset();
+    table.layout().encode(row, scratch);
+    return appendRecord(scratch.array(), 0, scratch.length());
+  }
+
+  /** Appends an encoded record and returns its RID. */
+  public long appendRecord(byte[] rec, int off, int len) {
+    byte[] body = rec;
+    int bodyOff = off;
+    int bodyLen = len;
+    boolean stub = false;
+    if (len > HeapPage.maxInlineLength(pageSize)) {
+      byte[] whole =
+          off == 0 && len == rec.length ? rec : java.util.Arrays.copyOfRange(rec, off, off + len);
+      body = Overflow.stub(writeOverflow(whole), len);
+      bodyOff = 0;
+      bodyLen = body.length;
+      stub = true;
+    }
+    if (pageNo < 0 || !HeapPage.fits(page, bodyLen)) {
+      writePage();
+      pageNo = stream.allocate();
+      page.format(PageType.HEAP, pageNo, table.area());
+      HeapPage.init(page);
+    }
+    int slot = HeapPage.insert(page, body, bodyOff, bodyLen, stub);
+    if (slot < 0) {
+      throw new IllegalStateException("record of " + bodyLen + " bytes did not fit an empty page");
+    }
+    pendingRows++;
+    rows++;
+    return Rid.of(pageNo, slot);
+  }
+
+  /** Rows appended so far. */
+  public long rows() {
+    return rows;
+  }
+
+  /** Writes the page being filled and records pages and rows in the session's meta. */
+  public void flush() {
+    writePage();
+    pageNo = -1;
+    if (written.pageCount() == 0 && pendingRows == 0) {
+      return;
+    }
+    synchronized (bulk) {
+      TableState t = bulk.meta().table(table.id());
+      PageRuns pages = t.pages();
+      for (int r = 0; r < written.runCount(); r++) {
+        pages = pages.addRun(written.runStart(r), written.runLength(r));
+      }
+      bulk.meta().table(table.id(), new TableState(pages, t.rows() + pendingRows));
+    }
+    written = PageRuns.EMPTY;
+    pendingRows = 0;
+  }
+
+  @Override
+  public void close() {
+    flush();
+    stream.close();
+  }
+
+  private void writePage() {
+    if (pageNo >= 0 && HeapPage.liveCount(page) > 0) {
+      stream.write(pageNo, page);
+      written = written.add(pageNo);
+    } else if (pageNo >= 0) {
+      stream.returnPage(pageNo);
+    }
+  }
+
+  /** Writes an overflow chain through the stream and returns its first page. */
+  private long writeOverflow(byte[] rec) {
+    ChainPages chain = new ChainPages();
+    long first = Overflow.write(chain, rec, 0, rec.length);
+    for (var e : chain.pages.entrySet()) {
+      stream.write(e.getKey(), e.getValue());
+    }
+    return first;
+  }
+
+  /** The pages of one overflow chain, numbered by the stream, held until the chain is complete. */
+  private final class ChainPages implements PageAccess {
+    final Map<Long, Page> pages = new LinkedHashMap<>();
+
+    @Override
+    public int pageSize() {
+      return pageSize;
+    }
+
+    @Override
+    public int areaId() {
+      return table.area();
+    }
+
+    @Override
+    public String name() {
+      return "bulk load of " + table.name();
+    }
+
+    @Override
+    public Page read(long no) {
+      return write(no);
+    }
+
+    @Override
+    public Page write(long no) {
+      Page p = pages.get(no);
+      if (p == null) {
+        throw new IllegalStateException("page " + no + " is not part of this chain");
+      }
+      return p;
+    }
+
+    @Override
+    public Page allocate(PageType type) {
+      long no = stream.allocate();
+      Page p = new Page(BytesStore.wrap(new byte[pageSize]), 0, pageSize);
+      p.format(type, no, table.area());
+      pages.put(no, p);
+      return p;
+    }
+
+    @Override
+    public void free(long no) {
+      pages.remove(no);
+      stream.returnPage(no);
+    }
+  }
+}

@@ -1,0 +1,268 @@
+package dev.idxkit.core.spi;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * A view of one page in memory: mapped file memory, a committed WAL image, or a transaction's
+ * private copy. All multi-byte fields are little-endian; keys are compared as unsigned bytes.
+ *
+ * <p>Every page starts with the same 24-byte header:
+ *
+ * <pre>
+ *  0        4      5         6      7      8                16               24
+ *  +--------+------+---------+------+------+----------------+----------------+------ ...
+ *  | crc32c | type | version | area | rsvd | page number    | lsn            | body
+ *  +--------+------+---------+------+------+----------------+----------------+------ ...
+ *  crc32c  CRC32C of bytes [4, pageSize), written last, checked on first read
+ *  type    {@link PageType} code; version {@link #FORMAT_VERSION}; area the area id
+ *  lsn     the commit (WAL) or publish generation that wrote the page
+ * </pre>
+ *
+ * <p>A view is only valid while the caller holds what keeps its memory alive: the database's read
+ * lock for committed pages, the transaction for private copies.
+ */
+public final class Page {
+  private static final VarHandle BIG_ENDIAN_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  public static final int FORMAT_VERSION = 1;
+  public static final int HEADER_SIZE = 24;
+  public static final int MIN_SIZE = 4096;
+  public static final int MAX_SIZE = 65536;
+  public static final int DEFAULT_SIZE = 8192;
+
+  static final int OFF_CRC = 0;
+  static final int OFF_TYPE = 4;
+  static final int OFF_VERSION = 5;
+  static final int OFF_AREA = 6;
+  static final int OFF_PAGE_NO = 8;
+  static final int OFF_LSN = 16;
+
+  private static final ThreadLocal<byte[]> SCRATCH_CRC =
+      ThreadLocal.withInitial(() -> new byte[MAX_SIZE]);
+
+  private final BytesStore<?, ?> store;
+  private final long base;
+  private final int size;
+
+  public Page(BytesStore<?, ?> store, long base, int size) {
+    this.store = store;
+    this.base = base;
+    this.size = size;
+  }
+
+  /** Checks a page size given by a user: a power of two in 4..64 KiB. */
+  public static int checkSize(int pageSize) {
+    if (pageSize < MIN_SIZE || pageSize > MAX_SIZE || Integer.bitCount(pageSize) != 1) {
+      throw new dev.idxkit.core.InvalidInputException(
+          "pageSize : "
+              + pageSize
+              + " (expected: a power of two in "
+              + MIN_SIZE
+              + ".."
+              + MAX_SIZE
+              + ")");
+    }
+    return pageSize;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public BytesStore<?, ?> store() {
+    return store;
+  }
+
+  public long base() {
+    return base;
+  }
+
+  // ---- header ----
+
+  public PageType type() {
+    return PageType.ofCode(getU8(OFF_TYPE));
+  }
+
+  public int typeCode() {
+    return getU8(OFF_TYPE);
+  }
+
+  public long pageNo() {
+    return getLong(OFF_PAGE_NO);
+  }
+
+  public int areaId() {
+    return getU8(OFF_AREA);
+  }
+
+  public long lsn() {
+    return getLong(OFF_LSN);
+  }
+
+  public int storedChecksum() {
+    return getInt(OFF_CRC);
+  }
+
+  /** Zeroes the page and writes a fresh header for a page of this type, number and area. */
+  public void format(PageType type, long pageNo, int areaId) {
+    zero(0, size);
+    putU8(OFF_TYPE, type.code());
+    putU8(OFF_VERSION, FORMAT_VERSION);
+    putU8(OFF_AREA, areaId);
+    putLong(OFF_PAGE_NO, pageNo);
+  }
+
+  /** Changes the type byte, keeping the rest of the header. */
+  public void setType(PageType type) {
+    putU8(OFF_TYPE, type.code());
+  }
+
+  public void setLsn(long lsn) {
+    putLong(OFF_LSN, lsn);
+  }
+
+  /** CRC32C of bytes [4, size) as stored now. */
+  public int computeChecksum() {
+    byte[] scratch = SCRATCH_CRC.get();
+    store.read(base + 4, scratch, 0, size - 4);
+    CRC32C crc = new CRC32C();
+    crc.update(scratch, 0, size - 4);
+    return (int) crc.getValue();
+  }
+
+  /** Stamps the lsn and the checksum; the last thing done before a page image leaves memory. */
+  public void seal(long lsn) {
+    setLsn(lsn);
+    putInt(OFF_CRC, computeChecksum());
+  }
+
+  // ---- field access (offsets are within the page) ----
+
+  public int getU8(int off) {
+    return store.readUnsignedByte(base + off);
+  }
+
+  public void putU8(int off, int v) {
+    store.writeUnsignedByte(base + off, v);
+  }
+
+  public int getU16(int off) {
+    return store.readUnsignedShort(base + off);
+  }
+
+  public void putU16(int off, int v) {
+    store.writeUnsignedShort(base + off, v);
+  }
+
+  public int getInt(int off) {
+    return store.readInt(base + off);
+  }
+
+  public void putInt(int off, int v) {
+    store.writeInt(base + off, v);
+  }
+
+  public long getLong(int off) {
+    return store.readLong(base + off);
+  }
+
+  public void putLong(int off, long v) {
+    store.writeLong(base + off, v);
+  }
+
+  public void getBytes(int off, byte[] dst, int dstOff, int len) {
+    store.read(base + off, dst, dstOff, len);
+  }
+
+  public byte[] getBytes(int off, int len) {
+    byte[] b = new byte[len];
+    store.read(base + off, b, 0, len);
+    return b;
+  }
+
+  public void putBytes(int off, byte[] src, int srcOff, int len) {
+    store.write(base + off, src, srcOff, len);
+  }
+
+  /** Copies {@code len} bytes within the page; the ranges may overlap (memmove). */
+  public void move(int from, int to, int len) {
+    if (len == 0 || from == to) {
+      return;
+    }
+    store.move(base + from, base + to, len);
+  }
+
+  /** Copies {@code len} bytes from another page (or another place in this one, not overlapping). */
+  public void copyFrom(Page src, int srcOff, int dstOff, int len) {
+    store.write(base + dstOff, src.store, src.base + srcOff, len);
+  }
+
+  /** Copies the whole of {@code src} over this page. */
+  public void copyFrom(Page src) {
+    store.write(base, src.store, src.base, size);
+  }
+
+  public void zero(int off, int len) {
+    store.zeroOut(base + off, base + off + len);
+  }
+
+  /**
+   * Unsigned lexicographic comparison of {@code len} bytes at {@code off} with {@code key[kOff,
+   * kOff+kLen)}; a shorter prefix sorts first. Negative, zero or positive like {@link
+   * java.util.Comparator}.
+   */
+  public int compare(int off, int len, byte[] key, int kOff, int kLen) {
+    int n = Math.min(len, kLen);
+    int i = 0;
+    long p = base + off;
+    while (i + 8 <= n) {
+      long a = Long.reverseBytes(store.readLong(p + i));
+      long b = bigEndianLong(key, kOff + i);
+      if (a != b) {
+        return Long.compareUnsigned(a, b);
+      }
+      i += 8;
+    }
+    while (i < n) {
+      int a = store.readUnsignedByte(p + i);
+      int b = key[kOff + i] & 0xFF;
+      if (a != b) {
+        return a - b;
+      }
+      i++;
+    }
+    return Integer.compare(len, kLen);
+  }
+
+  /** Unsigned lexicographic comparison of two byte ranges of (possibly different) pages. */
+  public int compare(int off, int len, Page other, int oOff, int oLen) {
+    int n = Math.min(len, oLen);
+    int i = 0;
+    while (i + 8 <= n) {
+      long a = Long.reverseBytes(store.readLong(base + off + i));
+      long b = Long.reverseBytes(other.store.readLong(other.base + oOff + i));
+      if (a != b) {
+        return Long.compareUnsigned(a, b);
+      }
+      i += 8;
+    }
+    while (i < n) {
+      int a = store.readUnsignedByte(base + off + i);
+      int b = other.store.readUnsignedByte(other.base + oOff + i);
+      if (a != b) {
+        return a - b;
+      }
+      i++;
+    }
+    return Integer.compare(len, oLen);
+  }
+
+  private static long bigEndianLong(byte[] b, int i) {
+    return (long) BIG_ENDIAN_LONG.get(b, i); // one load and a byte swap, not eight loads
+  }
+}

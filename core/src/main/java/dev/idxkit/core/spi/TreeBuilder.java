@@ -1,0 +1,488 @@
+package dev.idxkit.core.spi;
+
+import dev.idxkit.core.KeyTooLongException;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.btree.Keys;
+import dev.idxkit.core.internal.btree.Node;
+import java.util.ArrayList;
+import java.util.List;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * Builds a B+tree from sorted input by loading leaf pages sequentially (the bottom-up build of
+ * PostgreSQL's nbtsort.c), for the rebuilder's last merge pass. The result is an ordinary {@link
+ * BTree} in the {@link Node} layout, which can then be modified by inserts and deletes.
+ *
+ * <p>Call order: {@code new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName)},
+ * {@link #add} for every entry in strictly increasing unsigned byte order, then {@link #finish}
+ * once, which returns the root to publish. The builder is not responsible for where pages go, for
+ * sealing them, for freeing an old tree or for publishing the root: that is the {@link PageSink}'s
+ * and the rebuilder's work.
+ *
+ * <p>Steps:
+ *
+ * <ol>
+ *   <li>Entries are appended to the open leaf until the next one would take it past {@code
+ *       leafFillPercent} of the page body. Leaves are packed (100 by default) because a rebuilt
+ *       index is mostly read: full leaves mean fewer pages to scan; a lower fill leaves room for
+ *       inserts after the rebuild without immediate splits.
+ *   <li>When a leaf is full, the next leaf's page number is allocated (it is the full leaf's right
+ *       link), the full leaf is written, and it is added to the open page of level 1 under the
+ *       separator computed between it and its left neighbour: the shortest prefix of the first
+ *       entry above the previous leaf's last entry (see {@link Keys}).
+ *   <li>Each branch level has one open page, filled the same way to {@code max(leafFillPercent,
+ *       70)} % (PostgreSQL's 70 % for upper pages: below that fan-out and height suffer). When a
+ *       branch page is full it is given a number, written, and added to the level above under the
+ *       separator that preceded its first child, and the next page of its level starts with the
+ *       child that did not fit.
+ *   <li>{@link #finish} writes the last leaf and closes the levels bottom-up; the top level's page
+ *       is the root, unless it has a single child, which is then the root. An empty input gives one
+ *       empty leaf.
+ * </ol>
+ *
+ * <p>Write order: leaves are written in allocation order; a branch page is allocated and written
+ * when it is complete, which is after the next leaf's number was allocated, so the page numbers
+ * written run ascending with one inversion per branch page (about one page in a hundred).
+ *
+ * <p>Memory: one page buffer per level plus one, and one separator buffer per level: O(height)
+ * pages. {@link #add} copies the entry into the leaf buffer and allocates nothing.
+ *
+ * <p>Parallel builds: a key range of one index can be built on its own thread by a builder made
+ * with {@link #forSegment}. It writes its leaves but holds back its first and last leaf, whose
+ * outer sibling links belong to the neighbouring ranges, and records its level-1 children instead
+ * of building branches; {@link #finishSegment} returns them as a {@link Segment}. {@link #join}
+ * then links the segments of consecutive ranges, computes the separators between them, writes the
+ * held leaves, and builds the branch levels over all children. The tree holds the same entries as
+ * one builder fed the whole input would build; each segment's last leaf may be partly filled, so it
+ * can have up to one more leaf per boundary.
+ */
+public final class TreeBuilder {
+  private static final int MIN_BRANCH_FILL = 70;
+
+  private final PageSink sink;
+  private final int pageSize;
+  private final int areaId;
+  private final String indexName;
+  private final int maxEntry;
+  private final int leafLimit;
+  private final int branchLimit;
+
+  private final Page leaf;
+  private final Page out;
+  private long leafNo;
+  private boolean leafOpen;
+  private int leafUsed;
+  // The separator in level 1 before the open leaf; scratchSep receives the next one.
+  private byte[] leafSep;
+  private int leafSepLen;
+  private boolean leafHasSep;
+  private byte[] scratchSep;
+
+  private final List<Level> branches = new ArrayList<>(); // index 0 is level 1
+  // Segment mode: level-1 children are recorded, not built, and the first leaf is held back.
+  private final boolean segment;
+  private final List<Child> children = new ArrayList<>();
+  private Page heldFirst;
+  private long entries;
+  private long pagesWritten;
+  private boolean finished;
+
+  /** The open page of one branch level and the separator that will precede it in its parent. */
+  private static final class Level {
+    final Page page;
+    final byte[] sepBefore;
+    int sepLen;
+    boolean hasSep;
+    boolean hasChild;
+    int used;
+
+    Level(int pageSize, int areaId, int level, int maxEntry) {
+      page = newPage(pageSize);
+      page.format(PageType.BRANCH, 0, areaId);
+      Node.init(page, level);
+      sepBefore = new byte[maxEntry];
+    }
+  }
+
+  public TreeBuilder(
+      PageSink sink, int pageSize, int areaId, int leafFillPercent, String indexName) {
+    this(sink, pageSize, areaId, leafFillPercent, indexName, false);
+  }
+
+  /** A builder for one key range of an index, to be {@link #join}ed with its neighbours. */
+  public static TreeBuilder forSegment(
+      PageSink sink, int pageSize, int areaId, int leafFillPercent, String indexName) {
+    return new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName, true);
+  }
+
+  private TreeBuilder(
+      PageSink sink,
+      int pageSize,
+      int areaId,
+      int leafFillPercent,
+      String indexName,
+      boolean segment) {
+    this.segment = segment;
+    if (sink == null || indexName == null) {
+      throw new NullPointerException(sink == null ? "sink" : "indexName");
+    }
+    if (leafFillPercent < 10 || leafFillPercent > 100) {
+      throw new IllegalArgumentException(
+          "leafFillPercent : " + leafFillPercent + " (expected: 10..100)");
+    }
+    if (areaId < 0 || areaId > 255) {
+      throw new IllegalArgumentException("areaId : " + areaId + " (expected: 0..255)");
+    }
+    this.sink = sink;
+    this.pageSize = Page.checkSize(pageSize);
+    this.areaId = areaId;
+    this.indexName = indexName;
+    this.maxEntry = Node.maxEntryLength(pageSize);
+    int body = Node.bodySize(pageSize);
+    this.leafLimit = body * leafFillPercent / 100;
+    this.branchLimit = body * Math.max(leafFillPercent, MIN_BRANCH_FILL) / 100;
+    this.leaf = newPage(pageSize);
+    this.out = newPage(pageSize);
+    this.leafSep = new byte[maxEntry];
+    this.scratchSep = new byte[maxEntry];
+  }
+
+  public void add(byte[] entry) {
+    add(entry, 0, entry.length);
+  }
+
+  /** Adds {@code e[off, off + len)}, which must be above every entry added before. */
+  public void add(byte[] e, int off, int len) {
+    checkEntry(len);
+    if (!leafOpen) {
+      openLeaf(sink.allocate(), 0);
+    } else {
+      int s = Node.slot(leaf, Node.count(leaf) - 1);
+      int lastOff = s & 0xFFFF;
+      int lastLen = s >>> 16;
+      if (leaf.compare(lastOff, lastLen, e, off, len) >= 0) {
+        throw disorder(lastOff, lastLen, Keys.hex(e, off, len));
+      }
+      if (leafUsed + len + Node.SLOT_SIZE > leafLimit) {
+        int sepLen = Keys.separatorLength(leaf, lastOff, lastLen, e, off, len);
+        System.arraycopy(e, off, scratchSep, 0, sepLen);
+        nextLeaf(sepLen);
+      }
+    }
+    Node.append(leaf, e, off, len, 0);
+    leafUsed += len + Node.SLOT_SIZE;
+    entries++;
+  }
+
+  /** Adds the entry at {@code src[off, off + len)}, copying it straight into the leaf. */
+  public void add(BytesStore<?, ?> src, long off, int len) {
+    checkEntry(len);
+    if (!leafOpen) {
+      openLeaf(sink.allocate(), 0);
+    } else {
+      int s = Node.slot(leaf, Node.count(leaf) - 1);
+      int lastOff = s & 0xFFFF;
+      int lastLen = s >>> 16;
+      if (Keys.compare(leaf, lastOff, lastLen, src, off, len) >= 0) {
+        byte[] copy = new byte[len];
+        src.read(off, copy, 0, len);
+        throw disorder(lastOff, lastLen, Keys.hex(copy, 0, len));
+      }
+      if (leafUsed + len + Node.SLOT_SIZE > leafLimit) {
+        int sepLen = Keys.separatorLength(leaf, lastOff, lastLen, src, off, len);
+        src.read(off, scratchSep, 0, sepLen);
+        nextLeaf(sepLen);
+      }
+    }
+    Node.append(leaf, src, off, len);
+    leafUsed += len + Node.SLOT_SIZE;
+    entries++;
+  }
+
+  /** Writes what is still open and returns the tree; the builder cannot be used afterwards. */
+  public BuildResult finish() {
+    checkNotFinished();
+    if (segment) {
+      throw new IllegalStateException("a segment builder ends with finishSegment()");
+    }
+    finished = true;
+    if (!leafOpen) {
+      openLeaf(sink.allocate(), 0);
+    }
+    writeLeaf();
+    if (branches.isEmpty()) {
+      return new BuildResult(leafNo, 1, pagesWritten, entries);
+    }
+    addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
+    return closeLevels();
+  }
+
+  /** Writes the open branch pages bottom-up and returns the tree (there is at least one level). */
+  private BuildResult closeLevels() {
+    for (int level = 1; ; level++) {
+      Level lv = branches.get(level - 1);
+      boolean top = level == branches.size();
+      if (top && Node.count(lv.page) == 0) {
+        return new BuildResult(Node.firstChild(lv.page), level, pagesWritten, entries);
+      }
+      long no = writeBranch(lv);
+      if (top) {
+        return new BuildResult(no, level + 1, pagesWritten, entries);
+      }
+      addChild(level + 1, no, lv.sepBefore, lv.sepLen, lv.hasSep);
+    }
+  }
+
+  /** Entries added so far. */
+  public long entries() {
+    return entries;
+  }
+
+  // ---- leaves ----
+
+  private void nextLeaf(int sepLen) {
+    long next = sink.allocate();
+    Node.setRightSibling(leaf, next);
+    writeLeaf();
+    addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
+    byte[] t = leafSep;
+    leafSep = scratchSep;
+    scratchSep = t;
+    leafSepLen = sepLen;
+    leafHasSep = true;
+    openLeaf(next, leafNo);
+  }
+
+  private void openLeaf(long no, long left) {
+    leaf.format(PageType.LEAF, no, areaId);
+    Node.init(leaf, 0);
+    Node.setLeftSibling(leaf, left);
+    leafNo = no;
+    leafOpen = true;
+    leafUsed = 0;
+  }
+
+  private void writeLeaf() {
+    assert Node.assertWellFormed(leaf);
+    if (segment && heldFirst == null) {
+      heldFirst = newPage(pageSize);
+      heldFirst.copyFrom(leaf);
+      return;
+    }
+    sink.write(leafNo, leaf);
+    pagesWritten++;
+  }
+
+  // ---- branches ----
+
+  /** Adds {@code child} to the open page of {@code level}, after separator {@code sep}. */
+  private void addChild(int level, long child, byte[] sep, int sepLen, boolean hasSep) {
+    if (segment && level == 1) {
+      children.add(new Child(child, hasSep ? java.util.Arrays.copyOf(sep, sepLen) : null));
+      return;
+    }
+    if (branches.size() < level) {
+      branches.add(new Level(pageSize, areaId, level, maxEntry));
+    }
+    Level lv = branches.get(level - 1);
+    if (!lv.hasChild) {
+      startBranch(lv, child, sep, sepLen, hasSep);
+      return;
+    }
+    assert hasSep : "only a level's first child has no separator before it";
+    int need = sepLen + Node.CHILD_SIZE + Node.SLOT_SIZE;
+    if (lv.used + need > branchLimit) {
+      long no = writeBranch(lv);
+      addChild(level + 1, no, lv.sepBefore, lv.sepLen, lv.hasSep);
+      Node.init(lv.page, level);
+      startBranch(lv, child, sep, sepLen, true);
+      return;
+    }
+    Node.append(lv.page, sep, 0, sepLen, child);
+    lv.used += need;
+  }
+
+  /** Starts a level's open page with {@code child}; {@code sep} will precede it in the parent. */
+  private static void startBranch(Level lv, long child, byte[] sep, int sepLen, boolean hasSep) {
+    Node.setFirstChild(lv.page, child);
+    lv.hasChild = true;
+    lv.used = 0;
+    System.arraycopy(sep, 0, lv.sepBefore, 0, sepLen);
+    lv.sepLen = sepLen;
+    lv.hasSep = hasSep;
+  }
+
+  /** Numbers and writes a complete branch page (copied behind a header for its number). */
+  private long writeBranch(Level lv) {
+    // A branch's number is only needed once it is complete; asking for it then keeps branch
+    // pages from interleaving with the leaves that are written before them.
+    long no = sink.allocate();
+    out.format(PageType.BRANCH, no, areaId);
+    out.copyFrom(lv.page, Page.HEADER_SIZE, Page.HEADER_SIZE, pageSize - Page.HEADER_SIZE);
+    assert Node.assertWellFormed(out);
+    sink.write(no, out);
+    pagesWritten++;
+    return no;
+  }
+
+  /** A level-1 child: a leaf and the separator before it (null for a segment's first leaf). */
+  record Child(long page, byte[] separator) {}
+
+  /**
+   * One key range's leaves: all written except the first and the last, which are held (with their
+   * outer sibling links still zero) until {@link #join} knows the neighbours.
+   */
+  public static final class Segment {
+    private final List<Child> children;
+    private final Page first;
+    private final Page last;
+    private final long entries;
+    private final long pagesWritten;
+
+    Segment(List<Child> children, Page first, Page last, long entries, long pagesWritten) {
+      this.children = children;
+      this.first = first;
+      this.last = last;
+      this.entries = entries;
+      this.pagesWritten = pagesWritten;
+    }
+
+    public long entries() {
+      return entries;
+    }
+
+    public boolean isEmpty() {
+      return entries == 0;
+    }
+
+    /** The segment's first entry (its smallest). */
+    public byte[] firstEntry() {
+      int s = Node.slot(first, 0);
+      return first.getBytes(s & 0xFFFF, s >>> 16);
+    }
+
+    /** The segment's last entry (its largest). */
+    public byte[] lastEntry() {
+      int s = Node.slot(last, Node.count(last) - 1);
+      return last.getBytes(s & 0xFFFF, s >>> 16);
+    }
+  }
+
+  /** Ends a segment builder: its leaves, with the first and last held back. */
+  public Segment finishSegment() {
+    checkNotFinished();
+    if (!segment) {
+      throw new IllegalStateException("only a forSegment() builder ends with finishSegment()");
+    }
+    finished = true;
+    if (!leafOpen) {
+      return new Segment(List.of(), null, null, 0, 0);
+    }
+    addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
+    Page last = newPage(pageSize);
+    last.copyFrom(leaf);
+    Page first = heldFirst == null ? last : heldFirst;
+    return new Segment(List.copyOf(children), first, last, entries, pagesWritten);
+  }
+
+  /**
+   * Joins the segments of consecutive key ranges (in key order; empty ones are skipped) into one
+   * tree: links neighbouring leaves, writes the held leaves, and builds the branch levels through
+   * {@code sink}. Same entries as one build of the whole input, up to one extra leaf per boundary.
+   */
+  public static BuildResult join(
+      PageSink sink,
+      int pageSize,
+      int areaId,
+      int leafFillPercent,
+      String indexName,
+      List<Segment> segments) {
+    long entries = 0;
+    long pages = 0;
+    List<Child> all = new ArrayList<>();
+    Page prevLast = null;
+    for (Segment seg : segments) {
+      if (seg.isEmpty()) {
+        continue;
+      }
+      entries += seg.entries;
+      pages += seg.pagesWritten;
+      Page first = seg.first;
+      byte[] sep = null;
+      if (prevLast != null) {
+        int ps = Node.slot(prevLast, Node.count(prevLast) - 1);
+        int fs = Node.slot(first, 0);
+        if (prevLast.compare(ps & 0xFFFF, ps >>> 16, first, fs & 0xFFFF, fs >>> 16) >= 0) {
+          throw new IllegalArgumentException(
+              "index " + indexName + ": segments overlap or are out of order");
+        }
+        int len =
+            Keys.separatorLength(prevLast, ps & 0xFFFF, ps >>> 16, first, fs & 0xFFFF, fs >>> 16);
+        sep = first.getBytes(fs & 0xFFFF, len);
+        Node.setRightSibling(prevLast, first.pageNo());
+        Node.setLeftSibling(first, prevLast.pageNo());
+        sink.write(prevLast.pageNo(), prevLast);
+        pages++;
+      }
+      if (first != seg.last) {
+        sink.write(first.pageNo(), first);
+        pages++;
+      }
+      all.add(new Child(seg.children.get(0).page(), sep));
+      all.addAll(seg.children.subList(1, seg.children.size()));
+      prevLast = seg.last;
+    }
+    if (prevLast == null) {
+      return new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName).finish();
+    }
+    sink.write(prevLast.pageNo(), prevLast);
+    pages++;
+    if (all.size() == 1) {
+      return new BuildResult(all.get(0).page(), 1, pages, entries);
+    }
+    TreeBuilder upper = new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName);
+    upper.finished = true;
+    upper.pagesWritten = pages;
+    upper.entries = entries;
+    for (Child c : all) {
+      byte[] sep = c.separator();
+      upper.addChild(
+          1, c.page(), sep == null ? new byte[0] : sep, sep == null ? 0 : sep.length, sep != null);
+    }
+    return upper.closeLevels();
+  }
+
+  private void checkEntry(int len) {
+    checkNotFinished();
+    if (len > maxEntry) {
+      throw new KeyTooLongException(indexName, len, maxEntry);
+    }
+    if (len < 1) {
+      throw new IllegalArgumentException(
+          "index " + indexName + ": entry length : " + len + " (expected: 1.." + maxEntry + ")");
+    }
+  }
+
+  private void checkNotFinished() {
+    if (finished) {
+      throw new IllegalStateException("tree builder for index " + indexName + " already finished");
+    }
+  }
+
+  private IllegalArgumentException disorder(int lastOff, int lastLen, String entryHex) {
+    return new IllegalArgumentException(
+        "index "
+            + indexName
+            + ": entry #"
+            + (entries + 1)
+            + " out of order: "
+            + entryHex
+            + " after "
+            + Keys.hex(leaf.getBytes(lastOff, lastLen), 0, lastLen)
+            + " (expected: strictly increasing unsigned byte order)");
+  }
+
+  private static Page newPage(int pageSize) {
+    return new Page(BytesStore.wrap(new byte[pageSize]), 0, pageSize);
+  }
+}

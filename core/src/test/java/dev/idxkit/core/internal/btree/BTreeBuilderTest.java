@@ -1,0 +1,240 @@
+package dev.idxkit.core.internal.btree;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.idxkit.core.KeyTooLongException;
+import dev.idxkit.core.Rid;
+import dev.idxkit.core.TreeStats;
+import dev.idxkit.core.spi.BuildResult;
+import dev.idxkit.core.spi.TreeBuilder;
+import dev.idxkit.core.testing.MemoryPageAccess;
+import dev.idxkit.core.testing.Seeds;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import net.openhft.chronicle.bytes.BytesStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link TreeBuilder}: the built tree equals its input (cursor walks both ways), passes {@code
+ * check}, uses exactly the pages it wrote, packs leaves to the fill factor, and behaves as an
+ * ordinary tree under later inserts and deletes.
+ */
+class BTreeBuilderTest {
+  private static final int PAGE = 4096;
+
+  /** Entry {@code i} of a sequential input: key {@code 3i} (8 bytes) then a rid. */
+  private static void sequential(long i, byte[] e) {
+    Rid.write(i * 3, e, 0);
+    Rid.write(Rid.of(i >>> 4, (int) (i & 0xF)), e, 8);
+  }
+
+  /** Entries per leaf for 16-byte entries at this fill. */
+  private static int leafCapacity(int fill) {
+    return Node.bodySize(PAGE) * fill / 100 / (16 + Node.SLOT_SIZE);
+  }
+
+  private static BuildResult buildSequential(MemoryPageSink sink, long n, int fill) {
+    TreeBuilder b = new TreeBuilder(sink, PAGE, sink.pages.areaId(), fill, "seq");
+    byte[] e = new byte[16];
+    for (long i = 0; i < n; i++) {
+      sequential(i, e);
+      b.add(e, 0, e.length);
+    }
+    return b.finish();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {100, 70, 10})
+  void pageBoundaries(int fill) {
+    int cap = leafCapacity(fill);
+    for (long n : new long[] {0, 1, 2, cap - 1, cap, cap + 1, 2L * cap, 2L * cap + 1, 3L * cap}) {
+      verifySequential(n, fill);
+    }
+  }
+
+  @Test
+  void everySizeUpToThreeLeaves() {
+    for (long n = 0; n <= 3L * leafCapacity(100) + 1; n++) {
+      verifySequential(n, 100);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {100, 70, 10})
+  void oneMillionEntries(int fill) {
+    verifySequential(1_000_000, fill);
+  }
+
+  private static void verifySequential(long n, int fill) {
+    String what = n + " entries at fill " + fill;
+    MemoryPageAccess pages = new MemoryPageAccess(PAGE);
+    MemoryPageSink sink = new MemoryPageSink(pages);
+    BuildResult r = buildSequential(sink, n, fill);
+    sink.assertAllWritten();
+    assertThat(r.entries()).as(what).isEqualTo(n);
+    assertThat(r.pagesWritten()).as(what).isEqualTo(pages.livePages());
+    BTree tree = new BTree(pages, r.root(), "seq");
+    assertThat(tree.height()).as(what).isEqualTo(r.height());
+    TreeStats s = Trees.assertHealthy(tree, pages, n, what);
+    long cap = leafCapacity(fill);
+    assertThat(s.pagesPerLevel().get(0)).as(what).isEqualTo(Math.max(1, (n + cap - 1) / cap));
+    if (n >= 10L * cap) {
+      assertThat(s.leafFillPercent()).as(what).isCloseTo(fill, within(2.0));
+    }
+    // Each branch page is written after the leaf allocated before it; nothing else is reordered.
+    long branches = s.pages() - s.pagesPerLevel().get(0);
+    assertThat((long) sink.outOfOrderWrites()).as(what).isLessThanOrEqualTo(branches);
+
+    byte[] e = new byte[16];
+    TreeCursor c = tree.cursor();
+    boolean on = c.first();
+    for (long i = 0; i < n; i++) {
+      sequential(i, e);
+      if (!on || c.compareTo(e) != 0) {
+        throw new AssertionError(what + ": forward walk differs at entry " + i);
+      }
+      on = c.next();
+    }
+    assertThat(on).as(what).isFalse();
+    on = c.last();
+    for (long i = n - 1; i >= 0; i--) {
+      sequential(i, e);
+      if (!on || c.compareTo(e) != 0) {
+        throw new AssertionError(what + ": backward walk differs at entry " + i);
+      }
+      on = c.prev();
+    }
+    assertThat(on).as(what).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {100, 70, 10})
+  void randomEntriesThenInsertsAndDeletes(int fill) {
+    long seed = Seeds.seed();
+    String repro = "fill " + fill + ", " + Seeds.reproduce(seed, getClass());
+    SplittableRandom rnd = Seeds.random(seed);
+    MemoryPageAccess pages = new MemoryPageAccess(PAGE);
+    EntryGen gen = new EntryGen(rnd, Node.maxEntryLength(PAGE));
+    TreeSet<byte[]> model = new TreeSet<>(EntryGen.UNSIGNED);
+    while (model.size() < 20_000) {
+      model.add(gen.next());
+    }
+
+    // Half the input through the byte[] overload, half from off-heap memory.
+    long total = 0;
+    for (byte[] e : model) {
+      total += e.length;
+    }
+    BytesStore<?, Void> store = BytesStore.nativeStore(total);
+    try {
+      MemoryPageSink sink = new MemoryPageSink(pages);
+      TreeBuilder b = new TreeBuilder(sink, PAGE, pages.areaId(), fill, "rnd");
+      long off = 0;
+      for (byte[] e : model) {
+        if (rnd.nextBoolean()) {
+          b.add(e, 0, e.length);
+        } else {
+          store.write(off, e, 0, e.length);
+          b.add(store, off, e.length);
+          off += e.length;
+        }
+      }
+      BuildResult r = b.finish();
+      sink.assertAllWritten();
+      BTree tree = new BTree(pages, r.root(), "rnd");
+      Trees.assertHealthy(tree, pages, model.size(), repro);
+      Trees.assertSameEntries(tree, model, repro);
+
+      for (int op = 0; op < 30_000; op++) {
+        if (rnd.nextBoolean()) {
+          byte[] e = gen.next();
+          if (model.add(e)) {
+            tree.insert(e);
+          }
+        } else {
+          byte[] k = gen.next();
+          byte[] e = model.ceiling(k);
+          if (e != null) {
+            assertThat(tree.delete(e)).as(repro).isTrue();
+            model.remove(e);
+          }
+        }
+      }
+      Trees.assertHealthy(tree, pages, model.size(), repro);
+      Trees.assertSameEntries(tree, model, repro);
+      List<byte[]> all = new ArrayList<>(model);
+      Collections.shuffle(all, new Random(rnd.nextLong()));
+      for (byte[] e : all) {
+        assertThat(tree.delete(e)).as(repro).isTrue();
+      }
+      Trees.assertHealthy(tree, pages, 0, repro);
+      assertThat(pages.livePages()).as(repro).isEqualTo(1);
+    } finally {
+      store.releaseLast();
+    }
+  }
+
+  @Test
+  void disorderIsRejectedNamingTheIndex() {
+    TreeBuilder b =
+        new TreeBuilder(new MemoryPageSink(new MemoryPageAccess(PAGE)), PAGE, 1, 100, "cust_name");
+    b.add(new byte[] {1, 2, 3});
+    assertThatThrownBy(() -> b.add(new byte[] {1, 2, 3}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cust_name")
+        .hasMessageContaining("entry #2");
+    assertThatThrownBy(() -> b.add(new byte[] {1, 2}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cust_name");
+    BytesStore<?, byte[]> src = BytesStore.wrap(new byte[] {9, 1, 2});
+    assertThatThrownBy(() -> b.add(src, 1, 2))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("0102 after 010203");
+    b.add(src, 0, 3);
+    assertThat(b.finish().entries()).isEqualTo(2);
+    assertThatThrownBy(b::finish).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void entryLengthLimits() {
+    MemoryPageAccess pages = new MemoryPageAccess(PAGE);
+    MemoryPageSink sink = new MemoryPageSink(pages);
+    TreeBuilder b = new TreeBuilder(sink, PAGE, 1, 100, "wide");
+    int max = BTree.maxEntryLength(PAGE);
+    assertThatThrownBy(() -> b.add(new byte[max + 1]))
+        .isInstanceOfSatisfying(KeyTooLongException.class, e -> assertThat(e.max()).isEqualTo(max));
+    assertThatThrownBy(() -> b.add(new byte[0])).isInstanceOf(IllegalArgumentException.class);
+    TreeSet<byte[]> model = new TreeSet<>(EntryGen.UNSIGNED);
+    for (int i = 0; i < 30; i++) {
+      byte[] e = new byte[max];
+      Arrays.fill(e, (byte) 0x33);
+      Rid.write(i, e, max - 8);
+      b.add(e);
+      model.add(e);
+    }
+    BTree tree = new BTree(pages, b.finish().root(), "wide");
+    assertThat(tree.height()).isGreaterThan(2);
+    Trees.assertHealthy(tree, pages, 30, "");
+    Trees.assertSameEntries(tree, model, "");
+  }
+
+  @Test
+  void argumentsAreChecked() {
+    MemoryPageSink sink = new MemoryPageSink(new MemoryPageAccess(PAGE));
+    assertThatThrownBy(() -> new TreeBuilder(sink, PAGE, 1, 9, "i"))
+        .hasMessageContaining("leafFillPercent : 9 (expected: 10..100)");
+    assertThatThrownBy(() -> new TreeBuilder(sink, PAGE, 1, 101, "i"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new TreeBuilder(sink, 5000, 1, 100, "i"))
+        .hasMessageContaining("pageSize : 5000");
+  }
+}
