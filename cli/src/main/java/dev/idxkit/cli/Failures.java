@@ -5,12 +5,12 @@ import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.IdxkitException;
 import java.io.PrintWriter;
 import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
-import picocli.CommandLine;
 
 /**
  * Turns every failure into one line on stderr and an exit code. A DBA reads the line; a script

@@ -1,8 +1,8 @@
 package dev.idxkit.core;
 
-import dev.idxkit.core.internal.Internals;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
+import dev.idxkit.core.internal.Internals;
 import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.txn.Store;

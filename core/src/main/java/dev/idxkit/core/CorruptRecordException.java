@@ -1,6 +1,5 @@
 package dev.idxkit.core;
 
-
 /**
  * Bytes read as a record do not hold together: unknown format version, a length shorter than the
  * fixed part, variable-width data outside the record. The record layer does not know the page;

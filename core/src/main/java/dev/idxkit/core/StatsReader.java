@@ -19,8 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds {@link DatabaseStats} from the store's published meta and counters; called under the
- * read lock so the meta, the index roots and the pages read for tree heights agree.
+ * Builds {@link DatabaseStats} from the store's published meta and counters; called under the read
+ * lock so the meta, the index roots and the pages read for tree heights agree.
  */
 final class StatsReader {
   private StatsReader() {}

@@ -1,6 +1,5 @@
 package dev.idxkit.core;
 
-import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +8,7 @@ import dev.idxkit.core.Analysis.IndexReport;
 import dev.idxkit.core.Analysis.Report;
 import dev.idxkit.core.Analysis.TableReport;
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.HeapPage;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.testing.Seeds;

@@ -1,9 +1,9 @@
 package dev.idxkit.core;
 
-import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.HeapAppender;
 import dev.idxkit.core.testing.CrashCopy;
 import dev.idxkit.core.testing.Seeds;

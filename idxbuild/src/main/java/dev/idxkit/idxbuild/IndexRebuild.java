@@ -1,13 +1,13 @@
 package dev.idxkit.idxbuild;
 
-import dev.idxkit.core.spi.Engine;
+import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
-import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.PageRuns;
@@ -401,7 +401,8 @@ public final class IndexRebuild {
     }
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     crc.update(
-        (Engine.of(db).meta().dbId() + "|" + dir).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        (Engine.of(db).meta().dbId() + "|" + dir)
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8));
     return String.format("idxbuild-%08x", crc.getValue());
   }
 

@@ -1,8 +1,8 @@
 package dev.idxkit.idxbuild;
 
+import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
-import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.spi.HeapPage;
 import dev.idxkit.core.spi.KeyBuffer;

@@ -1,7 +1,7 @@
 package dev.idxkit.idxbuild;
 
-import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog;
+import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.MetaState;

@@ -1,6 +1,5 @@
 package dev.idxkit.idxbuild;
 
-import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,6 +15,7 @@ import dev.idxkit.core.Transaction;
 import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.btree.TreeCursor;
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.Keys;
 import dev.idxkit.core.testing.Seeds;

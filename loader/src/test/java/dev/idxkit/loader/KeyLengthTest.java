@@ -1,11 +1,11 @@
 package dev.idxkit.loader;
 
-import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.loader.input.CsvOptions;
 import dev.idxkit.loader.internal.KeyLengthGuard;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,12 @@
 package dev.idxkit.corrupt;
 
-import dev.idxkit.core.internal.Internals;
-import dev.idxkit.core.spi.Engine;
-import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
+import dev.idxkit.core.internal.Internals;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.testing.CrashCopy;
 import dev.idxkit.idxbuild.IndexRebuild;
 import dev.idxkit.idxbuild.RebuildListener;

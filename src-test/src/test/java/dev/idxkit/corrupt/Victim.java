@@ -1,7 +1,7 @@
 package dev.idxkit.corrupt;
 
-import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.core.IdxkitException;
 import dev.idxkit.testing.FileTrees;

@@ -1,10 +1,9 @@
 package dev.idxkit.crash;
 
-import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
-import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.KeyRange;
@@ -13,6 +12,7 @@ import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.HeapPage;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.MetaState;

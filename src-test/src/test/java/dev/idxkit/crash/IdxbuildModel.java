@@ -1,12 +1,12 @@
 package dev.idxkit.crash;
 
-import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.core.Index;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.KeyEncoder;
 import dev.idxkit.crash.TxnCampaign.Diffs;

@@ -1,7 +1,7 @@
 package dev.idxkit.crash;
 
-import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.Index;

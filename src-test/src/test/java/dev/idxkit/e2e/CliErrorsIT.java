@@ -1,9 +1,9 @@
 package dev.idxkit.e2e;
 
-import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.Database;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.e2e.Cli.Result;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,15 +1,15 @@
 package dev.idxkit.fault;
 
-import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.idxbuild.IndexRebuild;

@@ -3,8 +3,8 @@ package dev.idxkit.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.Transaction;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.core.testing.CrashCopy;

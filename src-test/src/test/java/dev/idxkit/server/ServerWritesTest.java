@@ -1,6 +1,5 @@
 package dev.idxkit.server;
 
-import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +10,7 @@ import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
 import java.net.URI;
 import java.net.http.HttpClient;

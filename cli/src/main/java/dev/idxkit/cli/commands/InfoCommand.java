@@ -1,6 +1,5 @@
 package dev.idxkit.cli.commands;
 
-import dev.idxkit.core.DatabaseStats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idxkit.cli.ExitCodes;
@@ -9,10 +8,8 @@ import dev.idxkit.cli.output.Json;
 import dev.idxkit.cli.output.Sizes;
 import dev.idxkit.cli.output.TextTable;
 import dev.idxkit.core.Database;
-import dev.idxkit.core.IdxkitIOException;
-import java.io.IOException;
+import dev.idxkit.core.DatabaseStats;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -211,5 +208,4 @@ public final class InfoCommand extends DbCommand {
     o.put("ddl", f.ddl);
     Json.printPretty(out(), o);
   }
-
 }

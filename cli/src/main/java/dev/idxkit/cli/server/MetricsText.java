@@ -1,7 +1,7 @@
 package dev.idxkit.cli.server;
 
-import dev.idxkit.core.DatabaseStats;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.DatabaseStats;
 
 /**
  * {@code GET /metrics}: everything the server can tell a Prometheus scraper, gathered at scrape

@@ -1,12 +1,12 @@
 package dev.idxkit.cli.server;
 
-import dev.idxkit.core.DatabaseStats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idxkit.cli.output.Json;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.DatabaseStats;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.schema.ColumnDef;
 import dev.idxkit.core.schema.Schema;
@@ -112,7 +112,11 @@ final class SchemaJson {
   }
 
   private static long rows(DatabaseStats st, TableInfo t) {
-    return st.tables().stream().filter(x -> x.name().equals(t.name())).findFirst().orElseThrow().rows();
+    return st.tables().stream()
+        .filter(x -> x.name().equals(t.name()))
+        .findFirst()
+        .orElseThrow()
+        .rows();
   }
 
   static String state(DatabaseStats st, String index) {

@@ -1,13 +1,13 @@
 package dev.idxkit.cli.commands;
 
-import dev.idxkit.core.spi.Engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.idxkit.cli.CliHarness.Result;
 import dev.idxkit.cli.CliHarness;
+import dev.idxkit.cli.CliHarness.Result;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.spi.Engine;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

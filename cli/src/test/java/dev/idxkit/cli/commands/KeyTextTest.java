@@ -3,8 +3,8 @@ package dev.idxkit.cli.commands;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog;
+import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.schema.DdlParser;
 import dev.idxkit.core.schema.Schema;

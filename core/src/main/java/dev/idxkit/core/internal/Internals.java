@@ -5,10 +5,10 @@ import dev.idxkit.core.internal.txn.Store;
 import java.util.function.Function;
 
 /**
- * The one way from a {@link Database} (API) to its {@link Store} (internal), for core's SPI
- * ({@link dev.idxkit.core.spi.Engine}). {@code Database} registers the accessor when its class is
- * initialized, so the store needs no public getter on the API type (the pattern of the JDK's
- * {@code SharedSecrets}).
+ * The one way from a {@link Database} (API) to its {@link Store} (internal), for core's SPI ({@link
+ * dev.idxkit.core.spi.Engine}). {@code Database} registers the accessor when its class is
+ * initialized, so the store needs no public getter on the API type (the pattern of the JDK's {@code
+ * SharedSecrets}).
  */
 public final class Internals {
   private static volatile Function<Database, Store> stores;

@@ -1,7 +1,6 @@
 package dev.idxkit.core.spi;
 
 import dev.idxkit.core.internal.btree.BTree;
-import java.util.function.LongConsumer;
 import dev.idxkit.core.internal.io.AsyncWriter;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaEdits;
@@ -9,6 +8,7 @@ import dev.idxkit.core.internal.txn.Store;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * A bulk write session for the loader and the rebuilder: pages are written straight to the area

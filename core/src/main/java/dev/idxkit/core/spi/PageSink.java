@@ -1,6 +1,5 @@
 package dev.idxkit.core.spi;
 
-
 /**
  * Where a {@link TreeBuilder} puts the pages it fills: the rebuilder's bulk writer (pages past the
  * area's high-water mark or free in the published meta), or memory in tests.

@@ -24,8 +24,8 @@
  *       dev.idxkit.core.spi.PageSink}).
  *   <li><b>Publishing</b>: {@link dev.idxkit.core.spi.BulkWrite#publish} writes the next meta slot
  *       with the new high-water marks, table pages, index roots and states, and resume points, in
- *       one write. Before it, a crash leaves the database exactly as at the previous publish;
- *       after it, the old pages of replaced trees are free.
+ *       one write. Before it, a crash leaves the database exactly as at the previous publish; after
+ *       it, the old pages of replaced trees are free.
  *   <li><b>Stability</b>: these types change only with the store's format version; the page and
  *       record layouts they expose are drawn in their class comments.
  * </ul>

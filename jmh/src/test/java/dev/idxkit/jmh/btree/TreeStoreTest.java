@@ -58,7 +58,8 @@ class TreeStoreTest {
     try (TreeStore ts = TreeStore.create(dir.resolve("db"))) {
       root = ts.build(1000, 90).root();
     }
-    try (Store s = Store.open(dir.resolve("db"), dev.idxkit.core.internal.txn.StoreOptions.defaults())) {
+    try (Store s =
+        Store.open(dir.resolve("db"), dev.idxkit.core.internal.txn.StoreOptions.defaults())) {
       assertThat(s.meta().index(TreeStore.INDEX_ID).root()).isEqualTo(root);
     }
   }

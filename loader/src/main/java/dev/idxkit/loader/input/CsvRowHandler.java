@@ -3,8 +3,8 @@ package dev.idxkit.loader.input;
 import de.siegmar.fastcsv.reader.CsvCallbackHandler;
 import de.siegmar.fastcsv.reader.RecordType;
 import dev.idxkit.core.schema.ColumnDef;
-import dev.idxkit.core.schema.Values.InvalidValueException;
 import dev.idxkit.core.schema.Values;
+import dev.idxkit.core.schema.Values.InvalidValueException;
 
 /**
  * Receives fastcsv's fields as they are found and converts each straight into its column's value

@@ -35,7 +35,8 @@ public final class Keys {
     return i + 1;
   }
 
-  public static int separatorLength(Page a, int aOff, int aLen, BytesStore<?, ?> b, long bOff, int bLen) {
+  public static int separatorLength(
+      Page a, int aOff, int aLen, BytesStore<?, ?> b, long bOff, int bLen) {
     int n = Math.min(aLen, bLen);
     int i = 0;
     while (i < n && a.getU8(aOff + i) == b.readUnsignedByte(bOff + i)) {
