@@ -106,12 +106,12 @@ public final class JsonLinesReader implements Iterator<InputRecord> {
 
   /** Bytes shown of a line too long to keep, the same however it was found. */
   static int tooLongShown(JsonLinesOptions options) {
-    return Math.min(options.maxLineBytes(), RejectedRow.MAX_RAW_CHARS);
+    return TextChunk.tooLongShown(options.maxLineBytes());
   }
 
   /** The reason for a line longer than maxLineBytes, however it was found. */
   static String tooLong(JsonLinesOptions options) {
-    return "line longer than " + options.maxLineBytes() + " bytes (maxLineBytes)";
+    return TextChunk.tooLong("line", options.maxLineBytes(), "maxLineBytes");
   }
 
   private boolean isBlank(int from, int to) {
