@@ -109,22 +109,72 @@ public final class IndexRebuild {
     options.srt().validate();
     long t0 = System.nanoTime();
     ResourceUsage u0 = ResourceUsage.now();
-    List<RebuildReport.Phase> phases = new ArrayList<>();
     RebuildReport report;
     ExecutorService prefetch = RunReader.newPrefetchExecutor(Math.max(1, options.threads()));
     try (BulkWrite bulk = Engine.of(db).beginBulk();
         TempSpace temp = newTempSpace()) {
-      List<java.nio.file.Path> leftovers = temp.deleteLeftovers();
-      if (!leftovers.isEmpty()) {
-        listener.warning(
-            "deleted "
-                + leftovers.size()
-                + " sort file(s) left by an earlier rebuild of this database that did not finish: "
-                + leftovers);
-      }
-      MetaState meta = bulk.published();
-      Catalog cat = db.catalog();
-      List<IndexInfo> selected = options.selection().resolve(cat, meta);
+      deleteLeftovers(temp);
+      Run run = new Run(bulk, temp, t0, u0);
+      List<IndexInfo> selected = options.selection().resolve(run.cat, run.meta);
+      RebuildPlan plan = run.plan(selected);
+      List<SortGroup> groups = run.sortGroups(plan, prefetch);
+      ScanPhase scan = run.scan(selected, groups);
+      List<GroupTrees> trees = run.mergeAndBuild(plan, groups, scan.keys.get());
+      Published published = run.publish(trees);
+      report = run.report(plan, groups, scan, published);
+    } finally {
+      prefetch.shutdownNow();
+    }
+    db.bulkPublished();
+    return report;
+  }
+
+  /** Sort files of an earlier rebuild of this database that died: deleted, and the user told. */
+  private void deleteLeftovers(TempSpace temp) {
+    List<java.nio.file.Path> leftovers = temp.deleteLeftovers();
+    if (!leftovers.isEmpty()) {
+      listener.warning(
+          "deleted "
+              + leftovers.size()
+              + " sort file(s) left by an earlier rebuild of this database that did not finish: "
+              + leftovers);
+    }
+  }
+
+  /** The trees one sort group built, the group in the order groups were built. */
+  private record GroupTrees(SortGroup group, List<SortGroup.Built> trees) {}
+
+  /** What the publish installed, for the report. */
+  private record Published(List<RebuildReport.IndexResult> indexes, long pagesWritten) {}
+
+  /**
+   * The phases of one {@link #run()}, in call order: {@link #plan}, {@link #sortGroups}, {@link
+   * #scan}, {@link #mergeAndBuild}, {@link #publish}, {@link #report}. Holds what every phase
+   * reads: the bulk session, the temp space, the catalog, the meta published when the run began,
+   * when and with what resource usage it began, and the timings of the phases done so far.
+   */
+  private final class Run {
+    final BulkWrite bulk;
+    final TempSpace temp;
+    final long t0;
+    final ResourceUsage u0;
+    final Catalog cat = db.catalog();
+    final MetaState meta;
+    final List<RebuildReport.Phase> phases = new ArrayList<>();
+
+    Run(BulkWrite bulk, TempSpace temp, long t0, ResourceUsage u0) {
+      this.bulk = bulk;
+      this.temp = temp;
+      this.t0 = t0;
+      this.u0 = u0;
+      this.meta = bulk.published();
+    }
+
+    /**
+     * (0) Plans the sort groups of {@code selected}; refuses, before anything is written, when the
+     * estimated temp space exceeds what the sort directories can hold.
+     */
+    RebuildPlan plan(List<IndexInfo> selected) {
       RebuildPlan plan =
           RebuildPlan.make(
               cat, meta, bulk::publishedPages, selected, options, g -> firstDirectory(temp, g));
@@ -141,11 +191,20 @@ public final class IndexRebuild {
             temp.directories());
       }
       listener.planned(plan, srtChoice);
+      return plan;
+    }
+
+    /** One {@link SortGroup} per planned group, numbered in plan order. */
+    List<SortGroup> sortGroups(RebuildPlan plan, ExecutorService prefetch) {
       List<SortGroup> groups = new ArrayList<>();
       for (RebuildPlan.Group g : plan.groups()) {
         groups.add(new SortGroup(g, groups.size(), cat, temp, options, prefetch));
       }
+      return groups;
+    }
 
+    /** (1) Reads the heaps of the selected indexes' tables once into the groups' buffers. */
+    ScanPhase scan(List<IndexInfo> selected, List<SortGroup> groups) {
       Map<Integer, TableInfo> tables = new LinkedHashMap<>();
       Map<Integer, PageRuns> heaps = new LinkedHashMap<>();
       for (IndexInfo ix : selected) {
@@ -169,7 +228,14 @@ public final class IndexRebuild {
               options.scanThreads(),
               scan::work,
               scan.pagesDone::get));
+      return scan;
+    }
 
+    /**
+     * (2+3) Merges each group's runs and builds its trees, {@code threads} groups at a time,
+     * biggest first; returns the groups' trees in that order.
+     */
+    List<GroupTrees> mergeAndBuild(RebuildPlan plan, List<SortGroup> groups, long entries) {
       AtomicLong built = new AtomicLong();
       List<SortGroup> order = new ArrayList<>(groups);
       order.sort(Comparator.comparingLong((SortGroup g) -> g.plan().estimatedBytes()).reversed());
@@ -181,7 +247,7 @@ public final class IndexRebuild {
       phases.add(
           runPhase(
               "build",
-              scan.keys.get(),
+              entries,
               "entries",
               Math.min(options.threads(), order.size()),
               () -> {
@@ -197,13 +263,24 @@ public final class IndexRebuild {
                 }
               },
               built::get));
+      List<GroupTrees> trees = new ArrayList<>();
+      for (int g = 0; g < order.size(); g++) {
+        trees.add(new GroupTrees(order.get(g), results.get(g)));
+      }
+      return trees;
+    }
 
+    /**
+     * (4) Frees the old trees' pages, installs every new root, and publishes it all in one meta
+     * write; a cancel up to the write still leaves the database as it was.
+     */
+    Published publish(List<GroupTrees> trees) {
       long p0 = System.nanoTime();
       ResourceUsage pu = ResourceUsage.now();
       List<RebuildReport.IndexResult> indexes = new ArrayList<>();
       long pages = 0;
-      for (int g = 0; g < order.size(); g++) {
-        for (SortGroup.Built b : results.get(g)) {
+      for (GroupTrees t : trees) {
+        for (SortGroup.Built b : t.trees()) {
           IndexInfo ix = b.index();
           freeOldTree(bulk, ix, meta.index(ix.id()));
           bulk.meta().index(ix.id(), new IndexState(b.result().root(), IndexStatus.ACTIVE));
@@ -211,8 +288,8 @@ public final class IndexRebuild {
           indexes.add(
               new RebuildReport.IndexResult(
                   ix.name(),
-                  order.get(g).number(),
-                  order.get(g).ranges,
+                  t.group().number(),
+                  t.group().ranges,
                   b.result().entries(),
                   b.result().height(),
                   b.result().pagesWritten(),
@@ -230,6 +307,13 @@ public final class IndexRebuild {
               "indexes");
       phases.add(publish);
       listener.phaseFinished(publish);
+      return new Published(indexes, pages);
+    }
+
+    /** The report of the whole run, from its start to now. */
+    RebuildReport report(
+        RebuildPlan plan, List<SortGroup> groups, ScanPhase scan, Published published) {
+      List<RebuildReport.IndexResult> indexes = new ArrayList<>(published.indexes());
       indexes.sort(Comparator.comparing(RebuildReport.IndexResult::name));
       long runs = 0;
       int passes = 0;
@@ -237,25 +321,20 @@ public final class IndexRebuild {
         runs += g.runsWritten.get();
         passes = Math.max(passes, g.mergePasses);
       }
-      report =
-          new RebuildReport(
-              plan,
-              srtChoice,
-              List.copyOf(phases),
-              List.copyOf(indexes),
-              temp.bytesPerDirectory(),
-              scan.rows.get(),
-              scan.keys.get(),
-              runs,
-              passes,
-              pages,
-              System.nanoTime() - t0,
-              ResourceUsage.now().minus(u0));
-    } finally {
-      prefetch.shutdownNow();
+      return new RebuildReport(
+          plan,
+          srtChoice,
+          List.copyOf(phases),
+          List.copyOf(indexes),
+          temp.bytesPerDirectory(),
+          scan.rows.get(),
+          scan.keys.get(),
+          runs,
+          passes,
+          published.pagesWritten(),
+          System.nanoTime() - t0,
+          ResourceUsage.now().minus(u0));
     }
-    db.bulkPublished();
-    return report;
   }
 
   /** A unit of a phase's work, run by each of its workers. */

@@ -6,6 +6,7 @@ import dev.idxkit.cli.ExitCodes;
 import dev.idxkit.cli.Session;
 import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.InvalidInputException;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -45,8 +46,9 @@ import picocli.CommandLine.Spec;
  * <p>A run:
  *
  * <ol>
- *   <li>EXPERIMENT is looked up in {@link #EXPERIMENTS} (the same list as {@code
- *       dev.idxkit.jmh.Experiments} in the jar; {@code BenchCommandIT} checks they agree).
+ *   <li>EXPERIMENT is looked up in {@link #EXPERIMENTS}, read from {@code experiments.txt}: the
+ *       file {@code dev.idxkit.jmh.Experiments} reads in the jar, copied here by the build, so the
+ *       help lists the experiments without the jar.
  *   <li>The repository root comes from the {@code idxkit.home} system property that the {@code
  *       ./idxkit} launcher passes. If {@code jmh/target/benchmarks.jar} is missing or older than
  *       any source or pom of the modules it contains, it is built first with {@code ./mvnw -B -q
@@ -93,39 +95,15 @@ public final class BenchCommand implements Callable<Integer> {
   record Experiment(String name, String mainClass, String description) {}
 
   /**
-   * Every experiment, in help order. Keep in step with {@code dev.idxkit.jmh.Experiments} (one line
-   * each; {@code BenchCommandIT} checks the two lists agree).
+   * The list of experiments, in help order: the file {@code
+   * jmh/src/main/resources/dev/idxkit/jmh/experiments.txt}, which {@code
+   * dev.idxkit.jmh.Experiments} reads in the benchmarks jar and this module's build copies beside
+   * this class.
    */
-  static final Map<String, Experiment> EXPERIMENTS =
-      map(
-          new Experiment(
-              "io",
-              "dev.idxkit.jmh.experiments.IoBench",
-              "sequential vs random reads by chunk size through mmap, FileChannel and O_DIRECT"),
-          new Experiment(
-              "growth",
-              "dev.idxkit.jmh.experiments.GrowthBench",
-              "time per run of random inserts with 9 indexed keys as the file grows, vs SQLite"),
-          new Experiment(
-              "accounting",
-              "dev.idxkit.jmh.experiments.AccountingBench",
-              "scan objects, look up each bitfile by UUID, tally usage; resumable; 1/2/4 readers"),
-          new Experiment(
-              "durability",
-              "dev.idxkit.jmh.experiments.DurabilityBench",
-              "commits/s under sync and async, and checkpoint flush vs sequential write"),
-          new Experiment(
-              "compare",
-              "dev.idxkit.jmh.peers.CompareBench",
-              "bulk build, point lookups and range scans vs SQLite, H2, RocksDB, LMDB, MapDB"),
-          new Experiment(
-              "idxbuild",
-              "dev.idxkit.jmh.peers.IdxbuildBench",
-              "rebuild of the six TPC-H lineitem indexes vs CREATE INDEX in SQLite and H2"),
-          new Experiment(
-              "load",
-              "dev.idxkit.jmh.peers.LoadBench",
-              "TPC-H lineitem load with deferred index build vs SQLite and H2"));
+  static final String EXPERIMENTS_RESOURCE = "experiments.txt";
+
+  /** Every experiment, in help order, by name. */
+  static final Map<String, Experiment> EXPERIMENTS = readExperiments();
 
   /** Seconds a stopped child gets to exit after SIGTERM before it is killed. */
   static final long STOP_GRACE_SECONDS = 10;
@@ -495,10 +473,40 @@ public final class BenchCommand implements Callable<Integer> {
     return t;
   }
 
-  private static Map<String, Experiment> map(Experiment... es) {
+  /**
+   * Parses {@link #EXPERIMENTS_RESOURCE}: {@code #} comments and blank lines skipped; otherwise
+   * {@code NAME MAIN-CLASS DESCRIPTION}, the description being the rest of the line. A missing or
+   * malformed list is a broken build, not a user's mistake.
+   */
+  private static Map<String, Experiment> readExperiments() {
     Map<String, Experiment> m = new LinkedHashMap<>();
-    for (Experiment e : es) {
-      m.put(e.name(), e);
+    try (InputStream in = BenchCommand.class.getResourceAsStream(EXPERIMENTS_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "no " + EXPERIMENTS_RESOURCE + " beside " + BenchCommand.class + ": rebuild the CLI");
+      }
+      BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      String line;
+      int n = 0;
+      while ((line = r.readLine()) != null) {
+        n++;
+        String l = line.strip();
+        if (l.isEmpty() || l.startsWith("#")) {
+          continue;
+        }
+        String[] f = l.split("\\s+", 3);
+        if (f.length < 3 || m.containsKey(f[0])) {
+          throw new IllegalStateException(
+              EXPERIMENTS_RESOURCE
+                  + " line "
+                  + n
+                  + ": expected NAME MAIN-CLASS DESCRIPTION with a new NAME, found: "
+                  + l);
+        }
+        m.put(f[0], new Experiment(f[0], f[1], f[2]));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + EXPERIMENTS_RESOURCE, e);
     }
     return java.util.Collections.unmodifiableMap(m);
   }

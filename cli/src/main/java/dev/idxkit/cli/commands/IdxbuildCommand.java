@@ -20,7 +20,6 @@ import dev.idxkit.idxbuild.temp.SrtSource;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -191,7 +190,8 @@ public final class IdxbuildCommand extends DbCommand {
     JobProgress job = JobProgress.start("idxbuild " + db);
     try (Database d = Database.open(db);
         IdxkitServer server = progressServer(http, job, d)) {
-      checkNames(d);
+      // Unknown names are bad input with the choices listed, before any work.
+      options.selection().check(d.schema(), db.toString());
       if (planOnly) {
         output.plan(
             new IndexRebuild(d, options, choice.description(), RebuildListener.NONE).plan(),
@@ -233,24 +233,6 @@ public final class IdxbuildCommand extends DbCommand {
         new LinkedHashSet<>(areas),
         new LinkedHashSet<>(indexes),
         inactive);
-  }
-
-  /** Unknown names are bad input with the choices listed, before any work. */
-  private void checkNames(Database d) {
-    for (String t : tables) {
-      table(d, t.strip());
-    }
-    for (String i : indexes) {
-      index(d, i.strip());
-    }
-    Set<String> known = new LinkedHashSet<>();
-    d.schema().areas().forEach(a -> known.add(a.name()));
-    for (String a : areas) {
-      if (d.schema().findArea(a.strip()).isEmpty()) {
-        throw new InvalidInputException(
-            "--area : no area " + a + " in " + db + " (areas: " + String.join(", ", known) + ")");
-      }
-    }
   }
 
   /** Turns rebuild events into progress and the plan printout. */

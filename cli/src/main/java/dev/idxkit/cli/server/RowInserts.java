@@ -10,6 +10,11 @@ import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
+import dev.idxkit.loader.input.InputRecord;
+import dev.idxkit.loader.input.InputRow;
+import dev.idxkit.loader.input.JsonLinesOptions;
+import dev.idxkit.loader.input.JsonLinesReader;
+import dev.idxkit.loader.input.RejectedRow;
 import io.netty.handler.codec.http.HttpResponseStatus;
 
 /**
@@ -25,10 +30,12 @@ import io.netty.handler.codec.http.HttpResponseStatus;
  * 200 {"table":"kv","inserted":2,"rids":["1:0","1:1"]}
  * </pre>
  *
- * RIDs are {@code page:slot} as {@code idxkit} prints them. A row that does not parse or fit, or
- * that a unique index refuses, rolls the whole request back and is named by its line: 400 for bad
- * input, 409 for a duplicate key. The commit uses the database's durability (fsync by default), so
- * a 200 means the rows survive a crash.
+ * RIDs are {@code page:slot} as {@code idxkit} prints them. Rows are read by the loader's JSON
+ * Lines reader ({@link JsonLinesReader}: the same conversions as {@code idxkit load --jsonl}). A
+ * row that does not parse or fit, or that a unique index refuses, rolls the whole request back and
+ * is named by its line (and column, where it has one), as a load's reject file would name it: 400
+ * for bad input, 409 for a duplicate key. The commit uses the database's durability (fsync by
+ * default), so a 200 means the rows survive a crash.
  *
  * <p>Memory: the body (at most the server's body limit) is copied once into a byte array, rows are
  * parsed one at a time as they are inserted, and the transaction holds the pages it changes.
@@ -39,27 +46,31 @@ final class RowInserts {
   static ObjectNode insert(Database db, String tableName, byte[] body, ServerMetrics metrics) {
     TableInfo info = SchemaJson.table(db, tableName);
     Table table = db.table(info.name());
-    JsonRowReader reader = new JsonRowReader(info.def(), body);
+    JsonLinesReader reader = new JsonLinesReader(info.def(), JsonLinesOptions.defaults(), body);
     ObjectNode o = Json.object();
     o.put("table", info.name());
     ArrayNode rids = Json.object().arrayNode();
     long n = 0;
     try (Transaction tx = db.begin()) {
-      Object[] row;
-      while ((row = reader.next()) != null) {
+      while (reader.hasNext()) {
+        InputRecord r = reader.next();
+        if (r instanceof RejectedRow bad) {
+          throw new HttpError(
+              HttpResponseStatus.BAD_REQUEST, bad.describe() + "; nothing was inserted");
+        }
         try {
-          rids.add(Rid.toString(tx.insert(table, row)));
+          rids.add(Rid.toString(tx.insert(table, ((InputRow) r).values())));
         } catch (DuplicateKeyException e) {
           throw new HttpError(
               HttpResponseStatus.CONFLICT,
-              "line " + reader.line() + ": " + e.getMessage() + "; nothing was inserted");
+              "line " + r.line() + ": " + e.getMessage() + "; nothing was inserted");
         } catch (IdxkitException e) {
           if (!e.isBadInput()) {
             throw e;
           }
           throw new HttpError(
               HttpResponseStatus.BAD_REQUEST,
-              "line " + reader.line() + ": " + e.getMessage() + "; nothing was inserted");
+              "line " + r.line() + ": " + e.getMessage() + "; nothing was inserted");
         }
         n++;
       }
@@ -69,15 +80,6 @@ final class RowInserts {
             "no rows in the body (expected: JSON Lines, one object per row, column name to value)");
       }
       tx.commit();
-    } catch (HttpError e) {
-      throw e;
-    } catch (IdxkitException e) {
-      if (e.isBadInput()) {
-        // From the reader: the line is in the message already.
-        throw new HttpError(
-            HttpResponseStatus.BAD_REQUEST, e.getMessage() + "; nothing was inserted");
-      }
-      throw e;
     }
     metrics.rowsInserted(n);
     o.put("inserted", n);

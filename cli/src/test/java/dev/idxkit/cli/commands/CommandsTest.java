@@ -273,6 +273,16 @@ class CommandsTest {
     expectBadInput(cli.run("dump", d, "--table", "nope", "--csv", "-"), "no table nope");
     expectBadInput(cli.run("check", d, "--table", "nope"), "no table nope");
     expectBadInput(cli.run("analyze", d, "--index", "nope"), "no index nope");
+    expectBadInput(
+        cli.run("idxbuild", d, "--table", "item,nope", "--plan"),
+        "--table : no table nope in " + d + " (tables: item)");
+    expectBadInput(
+        cli.run("idxbuild", d, "--index", "nope", "--plan"),
+        "--index : no index nope in " + d + " (indexes: ",
+        "item_pk");
+    expectBadInput(
+        cli.run("idxbuild", d, "--area", "fast", "--plan"),
+        "--area : no area fast in " + d + " (areas: data, index)");
     expectBadInput(cli.run("info", tmp.resolve("missing.db").toString()), "no database at");
     expectBadInput(cli.run("info"), "Missing required parameter: 'DB'");
     expectBadInput(cli.run("frobnicate"), "Unmatched argument");

@@ -23,11 +23,7 @@ import java.util.List;
  * they are just not delivered), which is how each row gets its line number and resume offset; with
  * {@code -ea} the line numbers fastcsv counts are checked against the scanner's.
  */
-final class CsvChunk implements Chunk {
-  private final long index;
-  private final byte[] data;
-  private final long startOffset;
-  private final long startLine;
+final class CsvChunk extends TextChunk {
   private final CsvRecordIndex records;
   private final CsvLayout layout;
 
@@ -44,22 +40,9 @@ final class CsvChunk implements Chunk {
       long startLine,
       CsvRecordIndex records,
       CsvLayout layout) {
-    this.index = index;
-    this.data = data;
-    this.startOffset = startOffset;
-    this.startLine = startLine;
+    super(layout.file(), index, data, startOffset, startLine);
     this.records = records;
     this.layout = layout;
-  }
-
-  @Override
-  public long index() {
-    return index;
-  }
-
-  @Override
-  public ResumePoint start() {
-    return new ResumePoint(startOffset, startLine);
   }
 
   /** Where the input continues after this chunk. */
@@ -81,7 +64,6 @@ final class CsvChunk implements Chunk {
     CsvRowHandler handler = new CsvRowHandler(layout);
     List<InputRecord> out = new ArrayList<>(records.count());
     List<Problem> problems = records.problems();
-    int rows = 0;
     int nextProblem = 0;
     int i = 0;
     while (i < records.count()) {
@@ -91,14 +73,14 @@ final class CsvChunk implements Chunk {
         continue;
       }
       int j = nextProblem < problems.size() ? problems.get(nextProblem).record() : records.count();
-      rows += parseSegment(builder, handler, i, j, out);
+      parseSegment(builder, handler, i, j, out);
       i = j;
     }
-    return new Batch(index, out, rows, end());
+    return batch(out, end());
   }
 
-  /** Parses records {@code [from, to)} (all well-formed) into {@code out}; returns rows added. */
-  private int parseSegment(
+  /** Parses records {@code [from, to)} (all well-formed) into {@code out}. */
+  private void parseSegment(
       CsvReader.CsvReaderBuilder builder,
       CsvRowHandler handler,
       int from,
@@ -106,7 +88,6 @@ final class CsvChunk implements Chunk {
       List<InputRecord> out) {
     int begin = records.start(from);
     String text = new String(data, begin, records.end(to - 1) - begin, StandardCharsets.UTF_8);
-    int rows = 0;
     int k = from;
     try (CsvReader<CsvRowHandler> reader = builder.build(handler, text)) {
       for (CsvRowHandler h : reader) {
@@ -116,11 +97,7 @@ final class CsvChunk implements Chunk {
         assert h.startingLine() == records.line(k) - records.line(from) + 1
             : disagreement(k, "fastcsv counts line " + h.startingLine()).getMessage();
         if (!h.isEmptyLine()) {
-          InputRecord r = toRecord(h, k);
-          out.add(r);
-          if (r instanceof InputRow) {
-            rows++;
-          }
+          out.add(toRecord(h, k));
         }
         k++;
       }
@@ -132,7 +109,6 @@ final class CsvChunk implements Chunk {
     if (k != to) {
       throw disagreement(k, "fastcsv found fewer records than the scanner");
     }
-    return rows;
   }
 
   private InputRecord toRecord(CsvRowHandler h, int k) {
@@ -215,12 +191,12 @@ final class CsvChunk implements Chunk {
    * scanner in a chunk, or by the chunker skipping it), so that rejects do not depend on chunking.
    */
   static int tooLongShown(CsvOptions options) {
-    return Math.min(options.maxRecordBytes(), RejectedRow.MAX_RAW_CHARS);
+    return TextChunk.tooLongShown(options.maxRecordBytes());
   }
 
   /** The reason for a record longer than maxRecordBytes, however it was found. */
   static String tooLong(CsvOptions options) {
-    return "record longer than " + options.maxRecordBytes() + " bytes (maxRecordBytes)";
+    return TextChunk.tooLong("record", options.maxRecordBytes(), "maxRecordBytes");
   }
 
   private RejectedRow reject(int k, String column, String raw, String reason) {

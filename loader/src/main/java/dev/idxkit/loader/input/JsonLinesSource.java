@@ -9,7 +9,7 @@ import java.nio.file.Path;
  *
  * <p>Cutting is simpler than for CSV: JSON strings cannot hold a raw line break, so every LF ends a
  * record and a chunk is a window cut after its last LF. Each chunk then counts its LFs so that the
- * next one knows its first line. {@link JsonRowParser} turns each line into a row: object fields
+ * next one knows its first line. {@link JsonLinesReader} turns each line into a row: object fields
  * map to columns by name (exact, else ignoring case), absent fields are NULL, JSON values convert
  * through {@link dev.idxkit.core.schema.Values}. A line that is not valid UTF-8 or not valid JSON,
  * or whose values do not fit, is rejected alone; blank lines are skipped.
@@ -139,12 +139,12 @@ public final class JsonLinesSource implements RowSource {
   private Chunk skipTooLong() {
     long offset = window.offset();
     String raw =
-        Utf8.displayPrefix(window.buf(), 0, window.length(), JsonLinesChunk.tooLongShown(options));
+        Utf8.displayPrefix(window.buf(), 0, window.length(), JsonLinesReader.tooLongShown(options));
     boolean lf = window.dropThroughLineBreak(false); // only LF ends a JSON line
     long start = line;
     line += lf ? 1 : 0;
     RejectedRow reject =
-        new RejectedRow(start, null, raw, JsonLinesChunk.tooLong(options), window.offset(), line);
+        new RejectedRow(start, null, raw, JsonLinesReader.tooLong(options), window.offset(), line);
     return new RejectChunk(chunks++, new ResumePoint(offset, start), reject);
   }
 

@@ -35,7 +35,7 @@ import java.util.Map;
  * </pre>
  *
  * <p>Every line is first checked to be UTF-8 (as CSV is) so that a bad byte is reported the same
- * way whatever jackson would make of it. One parser per chunk parse; not thread-safe.
+ * way whatever jackson would make of it. One parser per {@link JsonLinesReader}; not thread-safe.
  */
 final class JsonRowParser {
   private static final JsonFactory FACTORY =
