@@ -2,6 +2,7 @@ package dev.idxkit.cli.commands;
 
 import dev.idxkit.cli.ByteSizeConverter;
 import dev.idxkit.cli.ExitCodes;
+import dev.idxkit.cli.PathChecks;
 import dev.idxkit.cli.ProgressOptions;
 import dev.idxkit.cli.Session;
 import dev.idxkit.cli.progress.Progress;
@@ -172,6 +173,9 @@ public final class IdxbuildCommand extends DbCommand {
   public Integer call() throws Exception {
     if (all != null && !all.equalsIgnoreCase("all")) {
       throw new InvalidInputException("unexpected argument '" + all + "' (expected: all)");
+    }
+    if (json != null) {
+      PathChecks.outputFile(json, "--json");
     }
     SrtSource.Choice choice =
         SrtSource.resolve(srt, db.getFileName().toString(), Path.of("").toAbsolutePath(), tempDir);
