@@ -3,6 +3,7 @@ package dev.idxkit.cli;
 import dev.idxkit.core.CorruptDatabaseException;
 import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.IdxkitException;
+import dev.idxkit.idxbuild.temp.SrtFileException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -83,7 +84,14 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
               + (ex.getMessage() == null ? "" : ": " + oneLine(ex.getMessage()))
               + "; run with --verbose for the details to report";
     }
-    err.println("idxkit: " + line);
+    if (ex instanceof SrtFileException srt && srt.problems().size() > 1) {
+      // Several lines of a .srt file are wrong: each on its own line, with its fix.
+      for (String problem : srt.problems()) {
+        err.println("idxkit: " + oneLine(problem));
+      }
+    } else {
+      err.println("idxkit: " + line);
+    }
     if (verbose(parsed)) {
       ex.printStackTrace(err);
     }
