@@ -19,6 +19,7 @@ import dev.idxkit.idxbuild.RebuildReport;
 import dev.idxkit.idxbuild.Selection;
 import dev.idxkit.idxbuild.temp.SrtSource;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -162,6 +163,15 @@ public final class IdxbuildCommand extends DbCommand {
           "Serve a progress page (and read-only lookups) while the rebuild runs, e.g. :7070.")
   String http;
 
+  @Option(
+      names = "--http-linger",
+      paramLabel = "DURATION",
+      converter = ServeCommand.DurationConverter.class,
+      description =
+          "With --http: keep the page up this long after the job ends (e.g. 10m), showing the"
+              + " final report; Ctrl-C ends it sooner. Default 0.")
+  Duration httpLinger = Duration.ZERO;
+
   @Mixin ProgressOptions progressOptions;
 
   IdxbuildCommand(Session session) {
@@ -193,8 +203,9 @@ public final class IdxbuildCommand extends DbCommand {
     session.guard().state("database " + db + " unchanged (nothing rebuilt yet)", false);
     IdxbuildOutput output = new IdxbuildOutput(out(), db, rusage);
     JobProgress job = JobProgress.start("idxbuild " + db);
+    job.tempBytes(() -> RebuildProgress.tempBytes(options.srt()));
     try (Database d = Database.open(db);
-        IdxkitServer server = progressServer(http, job, d)) {
+        JobServer server = progressServer(http, httpLinger, job, d)) {
       checkNames(d);
       if (planOnly) {
         output.plan(
@@ -224,6 +235,8 @@ public final class IdxbuildCommand extends DbCommand {
         }
       }
       output.report(report);
+      RebuildReport done = report;
+      job.report(output.lines(o -> o.report(done)));
       if (json != null) {
         output.writeJson(json, report, options);
       }

@@ -28,6 +28,7 @@ import dev.idxkit.loader.input.JsonLinesOptions;
 import dev.idxkit.loader.input.TpchOptions;
 import dev.idxkit.loader.input.TpchSchema;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -173,6 +174,15 @@ public final class LoadCommand extends DbCommand {
           "Serve a progress page (and read-only lookups) while the load runs, e.g. :7070.")
   String http;
 
+  @Option(
+      names = "--http-linger",
+      paramLabel = "DURATION",
+      converter = ServeCommand.DurationConverter.class,
+      description =
+          "With --http: keep the page up this long after the load ends (e.g. 10m), showing the"
+              + " final report; Ctrl-C ends it sooner. Default 0.")
+  Duration httpLinger = Duration.ZERO;
+
   @Mixin ProgressOptions progressOptions;
 
   LoadCommand(Session session) {
@@ -226,7 +236,7 @@ public final class LoadCommand extends DbCommand {
     String unit = in.positionsAreBytes() ? "bytes" : "rows";
     JobProgress job = JobProgress.start("load " + target + " into " + db);
     try (Database d = Database.open(db);
-        IdxkitServer server = progressServer(http, job, d);
+        JobServer server = progressServer(http, httpLinger, job, d);
         Progress p = session.progress(progressOptions.mode(), err())) {
       table(d, target);
       Loader loader = new Loader(d, options, new RebuildIndexBuild(rebuild, choice.description()));
@@ -236,6 +246,7 @@ public final class LoadCommand extends DbCommand {
         job.failed(e.getMessage());
         throw e;
       }
+      job.report(report.summaryLines());
     }
     for (String line : report.summaryLines()) {
       out().println(line);
