@@ -8,12 +8,12 @@ import java.io.PrintWriter;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
-import picocli.CommandLine;
 
 /**
  * Turns every failure into one line on stderr and an exit code. A DBA reads the line; a script
@@ -129,7 +129,8 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
   };
 
   private static final Pattern EXCEPTION_NAME =
-      Pattern.compile("(?:\\b[a-z][a-z0-9_]*\\.)*\\b([A-Z][A-Za-z0-9_]*(?:Exception|Error))(?:: ?)?");
+      Pattern.compile(
+          "(?:\\b[a-z][a-z0-9_]*\\.)*\\b([A-Z][A-Za-z0-9_]*(?:Exception|Error))(?:: ?)?");
 
   /** {@code java.nio.file.NoSuchFileException: x} becomes {@code no such file or directory: x}. */
   static String plainWords(String line) {

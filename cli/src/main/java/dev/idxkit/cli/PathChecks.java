@@ -5,10 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Every path a user names on the command line is checked here, before the command does any work:
- * a report that cannot be written after a rebuild has published, or an input that turns out to be
- * a directory after a load has marked the indexes inactive, is work done and then thrown away.
- * Each refusal is bad input (exit 2) in plain words, naming the option and the path:
+ * Every path a user names on the command line is checked here, before the command does any work: a
+ * report that cannot be written after a rebuild has published, or an input that turns out to be a
+ * directory after a load has marked the indexes inactive, is work done and then thrown away. Each
+ * refusal is bad input (exit 2) in plain words, naming the option and the path:
  *
  * <pre>
  * --json sort1 : is a directory (expected: a file name)

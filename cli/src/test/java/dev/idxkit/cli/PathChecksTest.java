@@ -23,7 +23,8 @@ class PathChecksTest {
     Path orphan = tmp.resolve("nodir").resolve("r.json");
     assertThatThrownBy(() -> PathChecks.outputFile(orphan, "--reject"))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage("--reject " + orphan + " : directory " + orphan.getParent() + " does not exist");
+        .hasMessage(
+            "--reject " + orphan + " : directory " + orphan.getParent() + " does not exist");
     Path file = Files.writeString(tmp.resolve("f.txt"), "x");
     assertThatThrownBy(() -> PathChecks.outputFile(file.resolve("x"), "--json"))
         .hasMessageContaining("is not a directory");
@@ -54,7 +55,8 @@ class PathChecksTest {
 
   @Test
   void exceptionNamesBecomePlainWords() {
-    assertThat(Failures.oneLine("cannot read sort1 at offset 0: java.io.IOException: Is a directory"))
+    assertThat(
+            Failures.oneLine("cannot read sort1 at offset 0: java.io.IOException: Is a directory"))
         .isEqualTo("cannot read sort1 at offset 0: Is a directory");
     assertThat(Failures.oneLine("cannot open x: java.nio.file.NoSuchFileException: x"))
         .isEqualTo("cannot open x: no such file or directory: x");

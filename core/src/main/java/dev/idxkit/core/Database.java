@@ -1,8 +1,8 @@
 package dev.idxkit.core;
 
-import dev.idxkit.core.internal.JvmFlags;
 import dev.idxkit.core.internal.HeapHints;
 import dev.idxkit.core.internal.Internals;
+import dev.idxkit.core.internal.JvmFlags;
 import dev.idxkit.core.internal.RowOps;
 import dev.idxkit.core.internal.TableScan;
 import dev.idxkit.core.internal.ViewSource;

@@ -44,8 +44,7 @@ public record RebuildOptions(
     check("-TMB", mergeBlockKb, 8, 4096);
     check("--fill (-pfactor)", leafFill, 10, 100);
     if (memoryBytes < (64L << 10)) {
-      throw new InvalidInputException(
-          "--memory : " + memoryBytes + " bytes (expected: >= 64 KiB)");
+      throw new InvalidInputException("--memory : " + memoryBytes + " bytes (expected: >= 64 KiB)");
     }
     if (selection == null || srt == null) {
       throw new NullPointerException("selection and srt are required");

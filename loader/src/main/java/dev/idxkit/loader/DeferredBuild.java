@@ -23,8 +23,8 @@ import java.util.Set;
 /**
  * The deferred index build of a load, with a duplicate unique key treated as a rejected row: the
  * row loaded later (by input line) is deleted from the table and written to the reject file with
- * its line, the key, and the line of the row kept; then the build goes on. It ends with every
- * index of the table active, or throws.
+ * its line, the key, and the line of the row kept; then the build goes on. It ends with every index
+ * of the table active, or throws.
  *
  * <h2>Algorithm</h2>
  *
@@ -113,7 +113,9 @@ final class DeferredBuild {
         focus = e.index();
       } catch (DuplicateKeyException e) {
         return new Outcome(
-            null, duplicates, new DuplicateKeys(e.index(), e.key(), -1, null, null, -1, null, null));
+            null,
+            duplicates,
+            new DuplicateKeys(e.index(), e.key(), -1, null, null, -1, null, null));
       }
     }
     return new Outcome(new IndexBuild.Result(built, entries, summary.toString()), duplicates, null);
@@ -141,8 +143,7 @@ final class DeferredBuild {
       reason += " (this row was loaded before the load was resumed)";
     }
     ResumeState adjusted =
-        loop.rejectLoaded(
-            new RejectedRow(Math.max(0, dropLine), null, rowText(row), reason, 0, 0));
+        loop.rejectLoaded(new RejectedRow(Math.max(0, dropLine), null, rowText(row), reason, 0, 0));
     duplicates++;
     try (Transaction txn = db.begin(Durability.SYNC)) {
       txn.delete(t, drop);

@@ -46,10 +46,12 @@ public record LoadOptions(
     Objects.requireNonNull(indexMode, "indexMode");
     Objects.requireNonNull(startMode, "startMode");
     if (checkpointRows < 1) {
-      throw new InvalidInputException("--checkpoint-rows : " + checkpointRows + " (expected: >= 1)");
+      throw new InvalidInputException(
+          "--checkpoint-rows : " + checkpointRows + " (expected: >= 1)");
     }
     if (checkpointBytes < 1) {
-      throw new InvalidInputException("--checkpoint-mb (in bytes) : " + checkpointBytes + " (expected: >= 1)");
+      throw new InvalidInputException(
+          "--checkpoint-mb (in bytes) : " + checkpointBytes + " (expected: >= 1)");
     }
     if (maxErrors < -1) {
       throw new InvalidInputException(

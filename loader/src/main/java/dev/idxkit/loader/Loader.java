@@ -1,6 +1,5 @@
 package dev.idxkit.loader;
 
-import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
@@ -9,6 +8,7 @@ import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.PageRuns;
 import dev.idxkit.core.spi.TableState;
 import dev.idxkit.loader.input.RowSource;
@@ -60,8 +60,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>The calling thread cuts the input into chunks; {@code parseThreads} threads parse them -
  *       and, in the bulk modes, encode the rows as heap records - ahead of it ({@link ParseAhead});
  *       the calling thread takes the batches in input order and appends the records to heap pages
- *       ({@link dev.idxkit.core.spi.HeapAppender}) or inserts the rows (live), writes rejects to the
- *       reject file, and checkpoints every {@code checkpointRows} records or {@code
+ *       ({@link dev.idxkit.core.spi.HeapAppender}) or inserts the rows (live), writes rejects to
+ *       the reject file, and checkpoints every {@code checkpointRows} records or {@code
  *       checkpointBytes} of input ({@link LoadLoop}).
  *   <li>At the end: the last rows are published (with the resume point removed, or, for a deferred
  *       build, moved to its "building indexes" phase), then the {@link IndexBuild} runs, then the
@@ -282,7 +282,9 @@ public final class Loader {
     if (start.phase() == ResumeState.LOADING) {
       listener.phase(LoadPhase.LOADING);
       try (RowSource source =
-              run.fresh() != null ? run.fresh() : options.input().open(table.def(), start.resume());
+              run.fresh() != null
+                  ? run.fresh()
+                  : options.input().open(table.def(), start.resume());
           ParseAhead<RecordBatch> ahead =
               new ParseAhead<>(source, run.pool(), 2 * options.parseThreads(), prepare(table))) {
         stop = loop.run(ahead);

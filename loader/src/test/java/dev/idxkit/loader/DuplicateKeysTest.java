@@ -81,10 +81,7 @@ class DuplicateKeysTest {
     try (Database db = Database.create(tmp.resolve("db"))) {
       db.execute(DDL);
       LoadReport r =
-          new Loader(
-                  db,
-                  options(csv, IndexMode.DEFERRED).withMaxErrors(0),
-                  new TestIndexBuild())
+          new Loader(db, options(csv, IndexMode.DEFERRED).withMaxErrors(0), new TestIndexBuild())
               .run(LoadListener.NONE);
       assertThat(r.outcome()).isEqualTo(LoadOutcome.TOO_MANY_ERRORS);
       assertThat(r.rejected()).isEqualTo(1);

@@ -28,8 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * every reject written once. The expected rows come from reading the same file through the source
  * (tested on its own): with checkpoints every C records and the (M+1)-th reject at record k, the
  * last checkpoint covers the first {@code C * floor((k-1)/C)} records - in live mode, which also
- * commits at the end of every chunk, the last chunk end before k if that is later. The stopped
- * load leaves every index active (deferred: the kept rows are indexed at the stop).
+ * commits at the end of every chunk, the last chunk end before k if that is later. The stopped load
+ * leaves every index active (deferred: the kept rows are indexed at the stop).
  */
 class RejectLimitTest {
   @TempDir Path tmp;

@@ -32,9 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * 0, 1 or 2, never print a stack trace, an "internal error" (a bug) or a Java class name (an
  * exception's, in any error it provokes), and on exit 2 name on stderr the option or path it
  * refuses; a refused output path ({@code --json}, {@code --reject}, {@code --csv}) leaves the
- * database it would have written as it was. The database the read-only commands use ({@code shop.db})
- * stays byte for byte as it was, and after every writing command ({@code load} and {@code idxbuild}
- * on {@code scratch.db}) {@code idxkit check} finds {@code scratch.db} clean.
+ * database it would have written as it was. The database the read-only commands use ({@code
+ * shop.db}) stays byte for byte as it was, and after every writing command ({@code load} and {@code
+ * idxbuild} on {@code scratch.db}) {@code idxkit check} finds {@code scratch.db} clean.
  *
  * <p>The commands run from the packaged jar in one child JVM ({@link CliBatch}), which keeps 150 of
  * them (the default; {@code -Dfuzz.cli.iterations=N} for more) well under a minute. Seeded: {@code
@@ -81,8 +81,8 @@ class CliFuzzIT {
   }
 
   /**
-   * A Java exception's class name or a qualified Java name: never in an error a user reads
-   * ({@code IOException}, {@code java.nio.file.NoSuchFileException}).
+   * A Java exception's class name or a qualified Java name: never in an error a user reads ({@code
+   * IOException}, {@code java.nio.file.NoSuchFileException}).
    */
   static final Pattern JAVA_NAME =
       Pattern.compile("\\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\\b|\\bjava\\.[a-z]+\\.");
@@ -132,7 +132,8 @@ class CliFuzzIT {
       }
       Matcher javaName = JAVA_NAME.matcher(err);
       if (javaName.find()) {
-        failures.add("a Java class name (" + javaName.group() + ") in what the user reads: " + what);
+        failures.add(
+            "a Java class name (" + javaName.group() + ") in what the user reads: " + what);
       }
       if (exit == 2) {
         if (!err.startsWith("idxkit: ")) {

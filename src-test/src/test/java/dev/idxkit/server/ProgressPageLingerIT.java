@@ -31,7 +31,9 @@ class ProgressPageLingerIT {
   void theFinalReportStaysOnThePageWhileTheCommandLingers() throws Exception {
     Assumptions.assumeTrue(
         Files.isExecutable(ProgressPageTest.CHROMIUM),
-        "skipped: " + ProgressPageTest.CHROMIUM + " is not installed (apt-get install -y chromium)");
+        "skipped: "
+            + ProgressPageTest.CHROMIUM
+            + " is not installed (apt-get install -y chromium)");
     Path db = tmp.resolve("item.db");
     ItemDb.create(db);
     Path sort = Files.createDirectories(tmp.resolve("sort"));

@@ -6,7 +6,6 @@ import dev.idxkit.cli.PathChecks;
 import dev.idxkit.cli.ProgressOptions;
 import dev.idxkit.cli.Session;
 import dev.idxkit.cli.progress.Progress;
-import dev.idxkit.cli.server.IdxkitServer;
 import dev.idxkit.cli.server.JobProgress;
 import dev.idxkit.cli.server.RebuildProgress;
 import dev.idxkit.core.Database;

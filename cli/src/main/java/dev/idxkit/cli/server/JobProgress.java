@@ -243,7 +243,15 @@ public final class JobProgress {
     }
     double elapsed = ((state == State.RUNNING ? now : endNanos) - startNanos) / 1e9;
     return new Snapshot(
-        job, state, message, elapsed, List.copyOf(views), List.copyOf(warnings), plan, temp, report);
+        job,
+        state,
+        message,
+        elapsed,
+        List.copyOf(views),
+        List.copyOf(warnings),
+        plan,
+        temp,
+        report);
   }
 
   private static PhaseView view(Phase p, long now) {

@@ -122,7 +122,12 @@ final class MetricsText {
   }
 
   private static void job(PrometheusRegistry r, JobProgress.Snapshot s) {
-    phases(r, "idxkit_job_phase_done_units", "Units done in each phase of the job.", s, p -> (double) p.done());
+    phases(
+        r,
+        "idxkit_job_phase_done_units",
+        "Units done in each phase of the job.",
+        s,
+        p -> (double) p.done());
     phases(
         r,
         "idxkit_job_phase_total_units",
@@ -163,7 +168,8 @@ final class MetricsText {
         .name(name)
         .help(help)
         .labelNames("phase", "unit")
-        .callback(cb -> s.phases().forEach(p -> cb.call(value.applyAsDouble(p), p.name(), p.unit())))
+        .callback(
+            cb -> s.phases().forEach(p -> cb.call(value.applyAsDouble(p), p.name(), p.unit())))
         .register(r);
   }
 }

@@ -1,9 +1,9 @@
 package dev.idxkit.cli.server;
 
+import dev.idxkit.cli.output.Sizes;
 import dev.idxkit.idxbuild.RebuildListener;
 import dev.idxkit.idxbuild.RebuildPlan;
 import dev.idxkit.idxbuild.RebuildReport;
-import dev.idxkit.cli.output.Sizes;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;

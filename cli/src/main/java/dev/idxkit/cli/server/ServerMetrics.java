@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the server counts about its own work: requests by endpoint and status, request latency as a
- * histogram per endpoint, rows streamed and inserted. Recording is lock-free ({@link LongAdder}s and
- * the Prometheus client's histogram, one map lookup each per request); {@link #registerIn} hands
- * the families to a Prometheus registry, whose text format writer renders them.
+ * histogram per endpoint, rows streamed and inserted. Recording is lock-free ({@link LongAdder}s
+ * and the Prometheus client's histogram, one map lookup each per request); {@link #registerIn}
+ * hands the families to a Prometheus registry, whose text format writer renders them.
  *
  * <p>Latency runs from the moment the server starts on a whole request (at once, or when the
  * request before it on the same connection has been answered) to the moment its response (the last
@@ -91,8 +91,7 @@ final class ServerMetrics {
         .register(r);
     r.register(latency);
     counter(r, "idxkit_http_rows_streamed_total", "Rows sent by lookups and scans.", rowsStreamed);
-    counter(
-        r, "idxkit_http_rows_inserted_total", "Rows committed by POST requests.", rowsInserted);
+    counter(r, "idxkit_http_rows_inserted_total", "Rows committed by POST requests.", rowsInserted);
     counter(
         r,
         "idxkit_http_streams_aborted_total",
@@ -101,6 +100,10 @@ final class ServerMetrics {
   }
 
   private static void counter(PrometheusRegistry r, String name, String help, LongAdder n) {
-    CounterWithCallback.builder().name(name).help(help).callback(cb -> cb.call(n.sum())).register(r);
+    CounterWithCallback.builder()
+        .name(name)
+        .help(help)
+        .callback(cb -> cb.call(n.sum()))
+        .register(r);
   }
 }

@@ -1,10 +1,10 @@
 package dev.idxkit.cli.server;
 
-import dev.idxkit.core.DatabaseStats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idxkit.cli.output.Json;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.DatabaseStats;
 
 /**
  * {@code GET /v1/status}: the server, the database it serves (if any) and the job beside it (if

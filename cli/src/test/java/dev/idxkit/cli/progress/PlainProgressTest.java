@@ -107,7 +107,8 @@ class PlainProgressTest {
     p.done();
     assertThat(lines())
         .containsExactly(
-            "scan: 50% 5/10 pages, 1 pages/s, ETA 6.0s", "scan: stopped, 5 pages in 6.0s (1 pages/s)");
+            "scan: 50% 5/10 pages, 1 pages/s, ETA 6.0s",
+            "scan: stopped, 5 pages in 6.0s (1 pages/s)");
   }
 
   @Test

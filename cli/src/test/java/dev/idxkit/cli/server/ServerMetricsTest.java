@@ -9,7 +9,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The server's families as the Prometheus client writes them: same names, the client's number format. */
+/**
+ * The server's families as the Prometheus client writes them: same names, the client's number
+ * format.
+ */
 class ServerMetricsTest {
   @Test
   void rendersCountersByEndpointAndStatusAndCumulativeBuckets() throws IOException {
@@ -35,7 +38,8 @@ class ServerMetricsTest {
             "idxkit_http_request_duration_seconds_bucket{endpoint=\"lookup\",le=\"0.0025\"} 1\n")
         .contains(
             "idxkit_http_request_duration_seconds_bucket{endpoint=\"lookup\",le=\"0.005\"} 2\n")
-        .contains("idxkit_http_request_duration_seconds_bucket{endpoint=\"lookup\",le=\"10.0\"} 2\n")
+        .contains(
+            "idxkit_http_request_duration_seconds_bucket{endpoint=\"lookup\",le=\"10.0\"} 2\n")
         .contains(
             "idxkit_http_request_duration_seconds_bucket{endpoint=\"lookup\",le=\"+Inf\"} 3\n")
         .contains("idxkit_http_request_duration_seconds_sum{endpoint=\"lookup\"} 20.00305\n")

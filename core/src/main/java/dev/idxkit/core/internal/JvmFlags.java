@@ -6,9 +6,9 @@ import dev.idxkit.core.IdxkitException;
  * The JVM flags idxkit needs, checked before a database is created or opened: Chronicle Bytes maps
  * files through JDK internals ({@code sun.nio.ch.FileChannelImpl.map0}, reflection on {@code
  * java.lang.reflect}), which Java 17 and later close to code on the class path unless the command
- * line opens them. Without this check the first mapping fails deep inside Chronicle with a
- * {@code ClassCastException} wrapping an {@code IllegalAccessError}, which names neither the cause
- * nor the fix; with it, the first call fails with one line that names the flags.
+ * line opens them. Without this check the first mapping fails deep inside Chronicle with a {@code
+ * ClassCastException} wrapping an {@code IllegalAccessError}, which names neither the cause nor the
+ * fix; with it, the first call fails with one line that names the flags.
  */
 public final class JvmFlags {
   /** What to add to the {@code java} command line (JDK 24+ also wants the two in the message). */
@@ -20,7 +20,9 @@ public final class JvmFlags {
 
   private JvmFlags() {}
 
-  /** Throws, naming the flags, when the JDK internals Chronicle Bytes maps files with are closed. */
+  /**
+   * Throws, naming the flags, when the JDK internals Chronicle Bytes maps files with are closed.
+   */
   public static void check() {
     Module base = Object.class.getModule();
     Module self = JvmFlags.class.getModule();

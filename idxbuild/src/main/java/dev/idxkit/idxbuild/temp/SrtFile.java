@@ -176,14 +176,22 @@ public final class SrtFile {
       // The pid in the name lets a later rebuild delete the probe of a process killed right here.
       probe = Files.createTempFile(dir, PROBE_PREFIX + ProcessHandle.current().pid() + "-", ".tmp");
     } catch (AccessDeniedException e) {
-      return "directory " + dir + " is not writable (permission denied; fix: chmod u+w " + dir + ")";
+      return "directory "
+          + dir
+          + " is not writable (permission denied; fix: chmod u+w "
+          + dir
+          + ")";
     } catch (IOException e) {
       return "directory " + dir + " is not writable (" + e.getMessage() + ")";
     }
     try {
       Files.delete(probe);
     } catch (IOException e) {
-      return "directory " + dir + " allows creating but not deleting files (" + e.getMessage() + ")";
+      return "directory "
+          + dir
+          + " allows creating but not deleting files ("
+          + e.getMessage()
+          + ")";
     }
     return null;
   }

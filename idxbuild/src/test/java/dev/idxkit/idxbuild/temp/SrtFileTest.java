@@ -129,7 +129,10 @@ class SrtFileTest {
             e ->
                 assertThat(((SrtFileException) e).problems())
                     .containsExactly(
-                        f + ":2: directory " + missing + " does not exist (create it: mkdir -p "
+                        f
+                            + ":2: directory "
+                            + missing
+                            + " does not exist (create it: mkdir -p "
                             + missing
                             + ")",
                         f + ":4: " + file + " is not a directory (name a directory on this line)"));
@@ -155,7 +158,12 @@ class SrtFileTest {
       assertThatThrownBy(() -> SrtFile.parse(f).validate())
           .isInstanceOf(SrtFileException.class)
           .hasMessage(
-              f + ":1: directory " + ro + " is not writable (permission denied; fix: chmod u+w " + ro + ")");
+              f
+                  + ":1: directory "
+                  + ro
+                  + " is not writable (permission denied; fix: chmod u+w "
+                  + ro
+                  + ")");
     } finally {
       Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
@@ -170,7 +178,11 @@ class SrtFileTest {
     Path missing = tmp.resolve("gone");
     assertThatThrownBy(() -> SrtFile.ofDirectory(missing).validate())
         .hasMessage(
-            "sort directory: directory " + missing + " does not exist (create it: mkdir -p " + missing + ")");
+            "sort directory: directory "
+                + missing
+                + " does not exist (create it: mkdir -p "
+                + missing
+                + ")");
   }
 
   @Test

@@ -80,7 +80,11 @@ class SrtSourceTest {
     Path gone = tmp.resolve("gone");
     assertThatThrownBy(() -> SrtSource.resolve(null, "tpch", cwd, gone).srt().validate())
         .hasMessage(
-            "-T directory: directory " + gone + " does not exist (create it: mkdir -p " + gone + ")");
+            "-T directory: directory "
+                + gone
+                + " does not exist (create it: mkdir -p "
+                + gone
+                + ")");
   }
 
   @Test

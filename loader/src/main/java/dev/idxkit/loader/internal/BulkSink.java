@@ -1,11 +1,11 @@
 package dev.idxkit.loader.internal;
 
-import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.HeapAppender;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.TableState;

@@ -1,16 +1,16 @@
 package dev.idxkit.loader.internal;
 
 import dev.idxkit.core.Database;
-import dev.idxkit.core.Row;
-import java.util.List;
 import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.KeyTooLongException;
+import dev.idxkit.core.Row;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.loader.input.InputRow;
 import dev.idxkit.loader.input.RejectedRow;
+import java.util.List;
 
 /**
  * Live mode's sink: each row inserted through a {@link Transaction} into the heap and every active

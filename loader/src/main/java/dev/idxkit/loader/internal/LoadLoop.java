@@ -176,8 +176,8 @@ public final class LoadLoop {
   }
 
   /**
-   * A row already in the table is a reject after all (a duplicate key the index build found): it
-   * is counted and written to the reject file like any other, and the load's counts lose a row.
+   * A row already in the table is a reject after all (a duplicate key the index build found): it is
+   * counted and written to the reject file like any other, and the load's counts lose a row.
    * Returns the durable state with those counts, for the caller to store in the transaction that
    * deletes the row, so that a resume or restart sees the table as it is.
    */

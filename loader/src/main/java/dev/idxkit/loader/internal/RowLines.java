@@ -5,8 +5,8 @@ import java.util.Arrays;
 
 /**
  * Which input line each row of this run came from, by RID: so that a duplicate key found after the
- * rows are in the table (the deferred build) or by an insert (live mode) can be reported as "line
- * 7 repeats the key of line 2" rather than by RID.
+ * rows are in the table (the deferred build) or by an insert (live mode) can be reported as "line 7
+ * repeats the key of line 2" rather than by RID.
  *
  * <h2>Algorithm</h2>
  *
@@ -20,8 +20,8 @@ import java.util.Arrays;
  * <p>Example: rows at lines 2, 3, 4 in page 9 slots 0-2, line 5 rejected, line 6 in slot 3, then
  * page 10: segments {@code (9:0, 2, 3)}, {@code (9:3, 6, 1)}, {@code (10:0, 7, ...)}.
  *
- * <p>Only this run's rows are known: a row loaded before a resume, or in the table before the
- * load, has no line ({@link #line} returns -1). Thread: the loading thread only.
+ * <p>Only this run's rows are known: a row loaded before a resume, or in the table before the load,
+ * has no line ({@link #line} returns -1). Thread: the loading thread only.
  */
 public final class RowLines {
   private long[] firstRid = new long[64];
