@@ -59,7 +59,7 @@ import picocli.CommandLine.Option;
       "printing each step's report. Needs no download and no server.",
       "",
       "The database goes to --dir (default ./idxkit-demo, which git ignores in the checkout);",
-      "its sorts use --memory (default 256m, so the demo fits in 1 GB resident). A directory",
+      "its sorts use --memory (default 128m; with ./idxkit's -Xmx640m it fits in 1 GB). A directory",
       "left by an earlier demo is replaced, any other existing directory is refused."
     },
     footer = {"", "Examples:", "  idxkit demo", "  idxkit demo --sf 1 --dir /data/demo"},
@@ -83,15 +83,16 @@ public final class DemoCommand implements java.util.concurrent.Callable<Integer>
   /**
    * The demo's sort memory. Not the rebuilder's default (half the heap, which the JVM sizes from
    * the machine's RAM: 3 GB resident on a 24 GB machine): a demo should fit in 1 GB whatever the
-   * machine, and at its scale factors 256 MiB keeps every sort group in memory or close to it.
+   * machine. With the launcher's -Xmx640m (./idxkit sets it for the demo) the default --sf 0.1
+   * peaked at 977 MB resident (/usr/bin/time -v, one run; 2.4 GB with 256 MiB and no -Xmx).
    */
-  static final long DEFAULT_MEMORY = 256L << 20;
+  static final long DEFAULT_MEMORY = 128L << 20;
 
   @Option(
       names = "--memory",
       paramLabel = "SIZE",
       converter = dev.idxkit.cli.ByteSizeConverter.class,
-      description = "Memory for the index builds' sorts (default 256m, so the demo fits in 1 GB).")
+      description = "Memory for the index builds' sorts (default 128m, so the demo fits in 1 GB).")
   long memory = DEFAULT_MEMORY;
 
   @Mixin dev.idxkit.cli.CommonOptions common;
