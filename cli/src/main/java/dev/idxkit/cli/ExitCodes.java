@@ -16,6 +16,9 @@ public final class ExitCodes {
   /** Bad usage or input: unknown option, missing database, bad DDL, wrong key type. */
   public static final int BAD_INPUT = 2;
 
+  /** {@code load --strict}: the load completed, but some rows were rejected. */
+  public static final int REJECTED_ROWS = 3;
+
   /** Stopped by Ctrl-C (128 + SIGINT), after saying what state the database is in. */
   public static final int INTERRUPTED = 130;
 

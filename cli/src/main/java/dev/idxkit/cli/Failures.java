@@ -3,8 +3,11 @@ package dev.idxkit.cli;
 import dev.idxkit.core.CorruptDatabaseException;
 import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.IdxkitException;
+import dev.idxkit.idxbuild.temp.SrtFileException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
@@ -21,7 +24,7 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * picocli usage error (unknown option, bad value)     2   idxkit: Unknown option: '--frm' (did you mean --from?); see 'idxkit scan --help'
  * IdxkitException with isBadInput() (DDL, key, ...)   2   idxkit: schema.sql:3:14: ...
  * other IdxkitException (corruption, I/O, locked)     1   idxkit: corrupt page 7 in ...; run 'idxkit check DB' for a full report
- * anything else (a bug)                               1   idxkit: unexpected NullPointerException: ...; run with --verbose for details
+ * anything else (a bug)                               1   idxkit: internal error: ...; run with --verbose for the details to report
  * Ctrl-C (whatever exception it caused)             130   idxkit: interrupted; database DB unchanged (opened read-only)
  * </pre>
  *
@@ -73,14 +76,22 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
     } else if (ex instanceof ParameterException p) {
       return handleParseException(p, parsed.originalArgs().toArray(new String[0]));
     } else {
+      // A bug: the user reads what happened, not a Java class name; --verbose shows the trace
+      // (with the class) for a report.
       code = ExitCodes.FAILED;
       line =
-          "unexpected "
-              + ex.getClass().getSimpleName()
+          "internal error"
               + (ex.getMessage() == null ? "" : ": " + oneLine(ex.getMessage()))
-              + "; run with --verbose for details";
+              + "; run with --verbose for the details to report";
     }
-    err.println("idxkit: " + line);
+    if (ex instanceof SrtFileException srt && srt.problems().size() > 1) {
+      // Several lines of a .srt file are wrong: each on its own line, with its fix.
+      for (String problem : srt.problems()) {
+        err.println("idxkit: " + oneLine(problem));
+      }
+    } else {
+      err.println("idxkit: " + line);
+    }
     if (verbose(parsed)) {
       ex.printStackTrace(err);
     }
@@ -97,11 +108,45 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
     return false;
   }
 
-  /** Messages may carry line breaks (parser errors do); the error is one line. */
+  /**
+   * Messages may carry line breaks (parser errors do); the error is one line. A Java exception's
+   * name inside it (a message built from a wrapped {@code IOException}) is replaced by plain words.
+   */
   static String oneLine(String message) {
     if (message == null || message.isBlank()) {
       return "(no message)";
     }
-    return message.strip().replaceAll("\\s*\\R\\s*", " ");
+    return plainWords(message.strip().replaceAll("\\s*\\R\\s*", " "));
+  }
+
+  /** File-system exceptions whose names carry the meaning, in the words of ls and cp. */
+  private static final String[][] NAMED = {
+    {"NoSuchFileException", "no such file or directory: "},
+    {"AccessDeniedException", "permission denied: "},
+    {"FileAlreadyExistsException", "already exists: "},
+    {"DirectoryNotEmptyException", "directory not empty: "},
+    {"NotDirectoryException", "not a directory: "},
+  };
+
+  private static final Pattern EXCEPTION_NAME =
+      Pattern.compile(
+          "(?:\\b[a-z][a-z0-9_]*\\.)*\\b([A-Z][A-Za-z0-9_]*(?:Exception|Error))(?:: ?)?");
+
+  /** {@code java.nio.file.NoSuchFileException: x} becomes {@code no such file or directory: x}. */
+  static String plainWords(String line) {
+    Matcher m = EXCEPTION_NAME.matcher(line);
+    StringBuilder out = new StringBuilder();
+    while (m.find()) {
+      String replacement = "";
+      for (String[] n : NAMED) {
+        if (n[0].equals(m.group(1))) {
+          replacement = n[1];
+        }
+      }
+      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
+    }
+    m.appendTail(out);
+    String s = out.toString().replaceAll(" {2,}", " ").strip();
+    return s.isEmpty() ? "(no message)" : s;
   }
 }

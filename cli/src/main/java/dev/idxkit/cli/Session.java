@@ -70,7 +70,8 @@ public final class Session implements AutoCloseable {
                     return t;
                   });
         }
-        return new PlainProgress(err, nanoClock, plainIntervalMillis, ticker);
+        return new PlainProgress(err, nanoClock, plainIntervalMillis, ticker)
+            .stoppedWhen(guard::interrupted);
       default:
         return Progress.NONE;
     }

@@ -127,7 +127,7 @@ class MainTest {
     }
     assertThat(List.of(err.toString().split("\\R")))
         .containsExactly(
-            "idxkit: unexpected IllegalStateException: boom; run with --verbose for details");
+            "idxkit: internal error: boom; run with --verbose for the details to report");
   }
 
   private Session session() {

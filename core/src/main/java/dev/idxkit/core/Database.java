@@ -2,6 +2,7 @@ package dev.idxkit.core;
 
 import dev.idxkit.core.internal.HeapHints;
 import dev.idxkit.core.internal.Internals;
+import dev.idxkit.core.internal.JvmFlags;
 import dev.idxkit.core.internal.RowOps;
 import dev.idxkit.core.internal.TableScan;
 import dev.idxkit.core.internal.ViewSource;
@@ -66,6 +67,7 @@ public final class Database implements AutoCloseable {
   }
 
   public static Database create(Path dir, DatabaseOptions options) {
+    JvmFlags.check();
     Schema empty = Schema.empty();
     Map<Integer, String> areas = new HashMap<>();
     for (AreaDef a : empty.areas()) {
@@ -80,6 +82,7 @@ public final class Database implements AutoCloseable {
   }
 
   public static Database open(Path dir, DatabaseOptions options) {
+    JvmFlags.check();
     return new Database(Store.open(dir, options.storeOptions()));
   }
 

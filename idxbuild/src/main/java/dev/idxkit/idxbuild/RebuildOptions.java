@@ -35,17 +35,16 @@ public record RebuildOptions(
   public static final int DEFAULT_BLOCK_KB = 64;
 
   public RebuildOptions {
-    check("scanThreads", scanThreads, 1, 256);
-    check("threads", threads, 1, 256);
-    check("mergeThreads", mergeThreads, 1, 256);
-    check("sortGroups (-SG)", sortGroups, 8, 64);
-    check("sortBlockKb (-TB)", sortBlockKb, 8, 64);
-    check("mergeFanIn (-TM)", mergeFanIn, 2, 1024);
-    check("mergeBlockKb (-TMB)", mergeBlockKb, 8, 4096);
-    check("leafFill (-pfactor)", leafFill, 10, 100);
+    check("--scan-threads", scanThreads, 1, 256);
+    check("--threads", threads, 1, 256);
+    check("--merge-threads", mergeThreads, 1, 256);
+    check("-SG", sortGroups, 8, 64);
+    check("-TB", sortBlockKb, 8, 64);
+    check("-TM", mergeFanIn, 2, 1024);
+    check("-TMB", mergeBlockKb, 8, 4096);
+    check("--fill (-pfactor)", leafFill, 10, 100);
     if (memoryBytes < (64L << 10)) {
-      throw new InvalidInputException(
-          "memory (--memory) : " + memoryBytes + " bytes (expected: >= 64 KiB)");
+      throw new InvalidInputException("--memory : " + memoryBytes + " bytes (expected: >= 64 KiB)");
     }
     if (selection == null || srt == null) {
       throw new NullPointerException("selection and srt are required");

@@ -3,11 +3,7 @@ package dev.idxkit.loader;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
-import dev.idxkit.core.DuplicateEntryException;
-import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.IndexStatus;
-import dev.idxkit.core.Row;
-import dev.idxkit.core.Table;
 import dev.idxkit.core.schema.Values;
 import dev.idxkit.loader.internal.LoadLoop;
 import dev.idxkit.loader.internal.ResumeState;
@@ -27,7 +23,9 @@ final class LoadNotes {
       TableInfo table,
       LoadOutcome outcome,
       LoadLoop loop,
-      Map<String, IndexStatus> indexes) {
+      Map<String, IndexStatus> indexes,
+      boolean keptIndexed,
+      LoadLoop.Stop stop) {
     List<String> notes = new ArrayList<>();
     ResumeState d = loop.durable();
     String at =
@@ -35,6 +33,25 @@ final class LoadNotes {
             ? "the start of the input"
             : String.format(Locale.ROOT, "line %,d", d.resume().line());
     String rows = String.format(Locale.ROOT, "%,d rows", d.rowsLoaded());
+    String indexed =
+        keptIndexed
+            ? String.format(
+                Locale.ROOT,
+                "; the %s kept are indexed (every index of %s active); --restart removes them",
+                rows,
+                table.name())
+            : "";
+    if (outcome == LoadOutcome.TOO_MANY_ERRORS && stop == LoadLoop.Stop.END) {
+      // Every row was read and the build ran; the duplicates it found pushed the rejects over.
+      notes.add(
+          String.format(
+              Locale.ROOT,
+              "%,d rows rejected, more than --max-errors %d (duplicate keys found by the index"
+                  + " build count too); every other row is loaded and indexed",
+              loop.rejects(),
+              options.maxErrors()));
+      outcome = LoadOutcome.COMPLETED; // no other note applies
+    }
     switch (outcome) {
       case CANCELLED ->
           notes.add(
@@ -42,23 +59,26 @@ final class LoadNotes {
                   + at
                   + " ("
                   + rows
-                  + " of it in the table); continue it with --resume");
+                  + " of it in the table); continue it with --resume"
+                  + indexed);
       case TOO_MANY_ERRORS ->
           notes.add(
               String.format(
                   Locale.ROOT,
                   "stopped: %,d rows rejected, more than --max-errors %d; the table keeps the %s"
                       + " of the last checkpoint (at %s). Continue with --resume and a higher"
-                      + " --max-errors, or fix the input and start over with --restart",
+                      + " --max-errors, or fix the input and start over with --restart%s",
                   loop.rejects(),
                   options.maxErrors(),
                   rows,
-                  at));
+                  at,
+                  indexed));
       case DUPLICATE_KEYS ->
           notes.add(
               "every row is loaded, but the indexes of "
                   + table.name()
-                  + " stay inactive: remove one of the two rows, then build them with: idxkit"
+                  + " stay inactive: the index build found a key twice without naming the rows;"
+                  + " delete one (idxkit scan finds them by the key), then build them with: idxkit"
                   + " idxbuild "
                   + db.dir()
                   + " --inactive");
@@ -78,26 +98,6 @@ final class LoadNotes {
                   : "; the load builds them when it completes"));
     }
     return notes;
-  }
-
-  /** The two rows of a duplicate key, fetched by RID when the build named them. */
-  static DuplicateKeys duplicateOf(Database db, TableInfo table, DuplicateKeyException e) {
-    if (!(e instanceof DuplicateEntryException d)) {
-      return new DuplicateKeys(e.index(), e.key(), -1, null, null, -1, null, null);
-    }
-    IndexInfo ix = db.catalog().index(e.index());
-    Table t = db.table(table.name());
-    Row a = t.get(d.firstRid());
-    Row b = t.get(d.secondRid());
-    return new DuplicateKeys(
-        e.index(),
-        e.key(),
-        d.firstRid(),
-        a == null ? null : a.values(),
-        a == null ? null : keyText(ix, a.values()),
-        d.secondRid(),
-        b == null ? null : b.values(),
-        b == null ? null : keyText(ix, b.values()));
   }
 
   /** The key columns of a row as {@code (a=1, b='x')}. */

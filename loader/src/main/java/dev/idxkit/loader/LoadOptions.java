@@ -46,18 +46,20 @@ public record LoadOptions(
     Objects.requireNonNull(indexMode, "indexMode");
     Objects.requireNonNull(startMode, "startMode");
     if (checkpointRows < 1) {
-      throw new InvalidInputException("checkpointRows : " + checkpointRows + " (expected: >= 1)");
+      throw new InvalidInputException(
+          "--checkpoint-rows : " + checkpointRows + " (expected: >= 1)");
     }
     if (checkpointBytes < 1) {
-      throw new InvalidInputException("checkpointBytes : " + checkpointBytes + " (expected: >= 1)");
+      throw new InvalidInputException(
+          "--checkpoint-mb (in bytes) : " + checkpointBytes + " (expected: >= 1)");
     }
     if (maxErrors < -1) {
       throw new InvalidInputException(
-          "maxErrors : " + maxErrors + " (expected: >= 0, or -1 for no limit)");
+          "--max-errors : " + maxErrors + " (expected: >= 0, or -1 for no limit)");
     }
     if (parseThreads < 1 || parseThreads > MAX_PARSE_THREADS) {
       throw new InvalidInputException(
-          "parseThreads : " + parseThreads + " (expected: 1.." + MAX_PARSE_THREADS + ")");
+          "--threads : " + parseThreads + " (expected: 1.." + MAX_PARSE_THREADS + ")");
     }
   }
 
@@ -117,7 +119,7 @@ public record LoadOptions(
   /** Checkpoint every {@code megabytes} MiB of input (file inputs). */
   public LoadOptions withCheckpointMegabytes(long megabytes) {
     if (megabytes < 1 || megabytes > Long.MAX_VALUE >> 20) {
-      throw new InvalidInputException("checkpointMegabytes : " + megabytes + " (expected: >= 1)");
+      throw new InvalidInputException("--checkpoint-mb : " + megabytes + " (expected: >= 1)");
     }
     return withCheckpointBytes(megabytes << 20);
   }

@@ -3,7 +3,6 @@ package dev.idxkit.loader;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
-import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.Table;
@@ -24,6 +23,7 @@ import dev.idxkit.loader.internal.ParseAhead;
 import dev.idxkit.loader.internal.RecordBatch;
 import dev.idxkit.loader.internal.RejectWriter;
 import dev.idxkit.loader.internal.ResumeState;
+import dev.idxkit.loader.internal.RowLines;
 import dev.idxkit.loader.internal.RowSink;
 import dev.idxkit.loader.internal.ValueBatch;
 import java.lang.management.ManagementFactory;
@@ -168,8 +168,9 @@ public final class Loader {
       RowSink sink;
       long tableRows;
       PageRuns pagesBefore = PageRuns.EMPTY;
+      RowLines lines = new RowLines();
       if (options.indexMode().bulk()) {
-        BulkSink bulk = new BulkSink(db, table, key);
+        BulkSink bulk = new BulkSink(db, table, key, lines);
         TableState ts;
         try {
           ts = bulk.open(restart ? prior : null);
@@ -185,7 +186,7 @@ public final class Loader {
           undoAlone(table, prior);
         }
         Table t = db.table(table.name());
-        sink = new LiveSink(db, t, key);
+        sink = new LiveSink(db, t, key, lines);
         tableRows = t.rowCount();
       }
       List<String> notes = new ArrayList<>();
@@ -215,8 +216,9 @@ public final class Loader {
                         pagesBefore)
                     .counted();
         return load(
-            table, key, sink, rejects, fresh, start, tableRows, resume, notes, listener, parsePool,
-            t0);
+            new Run(
+                table, key, sink, rejects, fresh, start, tableRows, resume, lines, notes, listener,
+                parsePool, t0));
       } catch (RuntimeException | Error e) {
         sink.abort();
         throw e;
@@ -224,7 +226,25 @@ public final class Loader {
     }
   }
 
-  private LoadReport load(
+  /**
+   * One run's request to {@link #load}, gathered by {@link #run(LoadListener, ExecutorService)}.
+   *
+   * @param table the target table
+   * @param key the resume-point key of loads into it
+   * @param sink where rows go (bulk or live)
+   * @param rejects the reject file, or null
+   * @param fresh the input opened at its start for a new load; null for a resume (opened at its
+   *     checkpoint here)
+   * @param start the state the run starts from (already durable after {@code begin})
+   * @param tableRows the table's rows at the start of the run
+   * @param resume whether this run resumes an unfinished load
+   * @param lines each loaded row's input line, for duplicate-key rejects
+   * @param notes notes gathered so far for the report
+   * @param listener progress
+   * @param pool the parse threads
+   * @param t0 when the run began ({@link System#nanoTime()})
+   */
+  private record Run(
       TableInfo table,
       String key,
       RowSink sink,
@@ -233,30 +253,47 @@ public final class Loader {
       ResumeState start,
       long tableRows,
       boolean resume,
+      RowLines lines,
       List<String> notes,
       LoadListener listener,
       ExecutorService pool,
-      long t0) {
+      long t0) {}
+
+  private LoadReport load(Run run) {
+    TableInfo table = run.table();
+    RowSink sink = run.sink();
+    ResumeState start = run.start();
+    LoadListener listener = run.listener();
     CpuClock threadCpu = new CpuClock();
     long cpu0 = threadCpu.now();
     long process0 = processCpuNanos();
     LoadLoop loop =
-        new LoadLoop(options, sink, rejects, start, tableRows, this::isCancelled, listener, t0);
+        new LoadLoop(
+            options,
+            sink,
+            run.rejects(),
+            start,
+            run.tableRows(),
+            this::isCancelled,
+            listener,
+            run.t0());
     loop.begin();
     LoadLoop.Stop stop = LoadLoop.Stop.END;
     if (start.phase() == ResumeState.LOADING) {
       listener.phase(LoadPhase.LOADING);
       try (RowSource source =
-              fresh != null ? fresh : options.input().open(table.def(), start.resume());
+              run.fresh() != null
+                  ? run.fresh()
+                  : options.input().open(table.def(), start.resume());
           ParseAhead<RecordBatch> ahead =
-              new ParseAhead<>(source, pool, 2 * options.parseThreads(), prepare(table))) {
+              new ParseAhead<>(source, run.pool(), 2 * options.parseThreads(), prepare(table))) {
         stop = loop.run(ahead);
       }
     }
     LoadOutcome outcome;
-    DuplicateKeys duplicate = null;
-    IndexBuild.Result built = null;
+    DeferredBuild.Outcome build = null;
     long buildNanos = 0;
+    boolean keptIndexed = false;
     boolean deferred = options.indexMode() == IndexMode.DEFERRED && !table.indexes().isEmpty();
     if (stop == LoadLoop.Stop.TOO_MANY_ERRORS) {
       sink.abort();
@@ -269,36 +306,53 @@ public final class Loader {
     } else {
       ResumeState last = loop.current().withPhase(ResumeState.BUILDING_INDEXES).counted();
       loop.finish(last);
-      if (cancelled) {
-        outcome = LoadOutcome.CANCELLED;
-      } else {
+      outcome = LoadOutcome.COMPLETED; // every row is in: the build runs even if cancelled now
+    }
+    if (deferred && stop != LoadLoop.Stop.END) {
+      // A stopped load does not leave the table's indexes inactive: the rows it keeps (those of
+      // the last checkpoint) are indexed now, and the resume point stays, so --resume continues
+      // (marking them inactive again until its end) and --restart removes the rows.
+      sink.close();
+      boolean interrupted = Thread.interrupted(); // a Ctrl-C interrupt must not stop this build
+      long b0 = System.nanoTime();
+      try {
         listener.phase(LoadPhase.BUILDING_INDEXES);
-        long b0 = System.nanoTime();
-        List<String> names = table.indexes().stream().map(IndexInfo::name).toList();
-        try {
-          built = indexBuild.build(db, names, listener::indexBuild);
-          outcome = LoadOutcome.COMPLETED;
-        } catch (DuplicateKeyException e) {
-          duplicate = LoadNotes.duplicateOf(db, table, e);
-          outcome = LoadOutcome.DUPLICATE_KEYS;
-        } finally {
-          buildNanos = System.nanoTime() - b0;
+        build = deferredBuild(run, loop, true);
+        keptIndexed = build.unnamed() == null;
+      } finally {
+        buildNanos = System.nanoTime() - b0;
+        if (interrupted) {
+          Thread.currentThread().interrupt();
         }
-        // Every row is in: what is left is for idxbuild, not for a resumed load.
-        removeResumePoint(key);
       }
+    } else if (deferred) {
+      listener.phase(LoadPhase.BUILDING_INDEXES);
+      long b0 = System.nanoTime();
+      try {
+        build = deferredBuild(run, loop, false);
+      } finally {
+        buildNanos = System.nanoTime() - b0;
+      }
+      if (build.unnamed() != null) {
+        outcome = LoadOutcome.DUPLICATE_KEYS;
+      } else if (loop.tooManyRejects()) {
+        outcome = LoadOutcome.TOO_MANY_ERRORS; // every row is in and indexed, but too many rejects
+      }
+      // Every row is in: what is left is for idxbuild, not for a resumed load.
+      removeResumePoint(run.key());
     }
     listener.phase(LoadPhase.DONE);
     Map<String, IndexStatus> indexes = indexStates(table);
-    notes.addAll(LoadNotes.notes(db, options, table, outcome, loop, indexes));
+    List<String> notes = run.notes();
+    notes.addAll(LoadNotes.notes(db, options, table, outcome, loop, indexes, keptIndexed, stop));
     ResumeState last = loop.durable();
-    boolean finished = outcome == LoadOutcome.COMPLETED || outcome == LoadOutcome.DUPLICATE_KEYS;
+    boolean finished = stop == LoadLoop.Stop.END;
     return new LoadReport(
         outcome,
         table.name(),
         options.input().name(),
         options.indexMode(),
-        resume,
+        run.resume(),
         start.resume(),
         finished ? null : last.resume(),
         loop.records(),
@@ -309,7 +363,7 @@ public final class Loader {
         options.input().positionsAreBytes(),
         loop.checkpoints(),
         new LoadTimings(
-            System.nanoTime() - t0,
+            System.nanoTime() - run.t0(),
             loop.cutNanos(),
             loop.waitNanos(),
             loop.appendNanos(),
@@ -320,11 +374,17 @@ public final class Loader {
             threadCpu.now() - cpu0,
             process0 < 0 ? -1 : processCpuNanos() - process0),
         indexes,
-        rejects == null ? null : rejects.file(),
+        run.rejects() == null ? null : run.rejects().file(),
         loop.firstRejects(),
-        duplicate,
-        built,
+        build == null ? null : build.unnamed(),
+        build == null ? null : build.built(),
         notes);
+  }
+
+  private DeferredBuild.Outcome deferredBuild(Run run, LoadLoop loop, boolean keepResumePoint) {
+    return new DeferredBuild(
+            db, run.table(), indexBuild, run.lines(), loop, run.key(), keepResumePoint)
+        .run(run.listener()::indexBuild);
   }
 
   /** CPU time of the whole process so far, or -1 where the JVM does not tell. */

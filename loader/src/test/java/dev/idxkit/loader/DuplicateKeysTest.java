@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A unique key twice in the input: the deferred build stops on it and the report shows both rows
- * (fetched by RID) and how to go on, the rows stay loaded and the indexes inactive; live mode
- * rejects the second row with its line number instead.
+ * A unique key twice in the input is a rejected row in both modes: the reject file names its line,
+ * the key and the line of the row kept; the row is not in the table and every index ends active.
+ * Only a build that does not name the rows leaves the indexes inactive.
  */
 class DuplicateKeysTest {
   static final String DDL =
@@ -46,37 +46,49 @@ class DuplicateKeysTest {
         .withRejectFile(tmp.resolve("rejects.txt"));
   }
 
+  static final String REJECT_LINE =
+      ":402: duplicate key (id=250) in unique index t_pk; the row kept is line 251";
+
   @Test
-  void deferredBuildReportsBothRows() throws IOException {
+  void deferredBuildRejectsTheLaterRowByLineAndEndsActive() throws IOException {
     Path csv = input();
     try (Database db = Database.create(tmp.resolve("db"))) {
       db.execute(DDL);
       LoadReport r =
           new Loader(db, options(csv, IndexMode.DEFERRED), new TestIndexBuild())
               .run(LoadListener.NONE);
-      assertThat(r.outcome()).isEqualTo(LoadOutcome.DUPLICATE_KEYS);
-      assertThat(r.outcome().exitCode()).isEqualTo(1);
-      assertThat(r.rowsLoaded()).isEqualTo(501);
-      DuplicateKeys d = r.duplicate();
-      assertThat(d.index()).isEqualTo("t_pk");
-      assertThat(d.key()).isEqualTo("(id=250)");
-      assertThat(d.firstRow()).containsExactly(250L, "row250");
-      assertThat(d.secondRow()).containsExactly(250L, "second");
-      assertThat(d.firstKey()).isEqualTo("(id=250)");
-      assertThat(d.secondKey()).isEqualTo("(id=250)");
-      assertThat(db.table("t").get(d.firstRid()).values()).isEqualTo(d.firstRow());
-      assertThat(db.table("t").get(d.secondRid()).values()).isEqualTo(d.secondRow());
-      String summary = String.join("\n", r.summaryLines());
-      assertThat(summary)
-          .contains("unique index t_pk has the key (id=250) twice")
-          .contains("[250, row250]", "[250, second]")
-          .contains("stay inactive", "idxkit idxbuild " + db.dir() + " --inactive");
+      assertThat(r.outcome()).isEqualTo(LoadOutcome.COMPLETED);
+      assertThat(r.rejected()).isEqualTo(1);
+      assertThat(r.rowsLoaded()).isEqualTo(500);
+      assertThat(r.duplicate()).isNull();
+      assertThat(LoadTesting.rejectLines(tmp.resolve("rejects.txt")))
+          .containsExactly(csv + REJECT_LINE + " | 250,second");
       assertThat(r.indexes())
-          .containsEntry("t_pk", IndexStatus.INACTIVE)
-          .containsEntry("t_name", IndexStatus.INACTIVE);
-      // The load itself is over: nothing to resume; what remains is idxbuild's.
+          .containsEntry("t_pk", IndexStatus.ACTIVE)
+          .containsEntry("t_name", IndexStatus.ACTIVE);
+      assertThat(db.index("t_pk").get(250L)).hasSize(1);
+      assertThat(db.index("t_pk").get(250L).get(0).values()).containsExactly(250L, "row250");
+      assertThat(db.index("t_name").get("second")).isEmpty();
       assertThat(Loader.unfinishedLoad(db, "t")).isEmpty();
-      assertThat(db.table("t").rowCount()).isEqualTo(501);
+      assertThat(db.table("t").rowCount()).isEqualTo(500);
+      assertThat(db.check().problems()).isEmpty();
+    }
+  }
+
+  @Test
+  void duplicatesCountAgainstMaxErrors() throws IOException {
+    Path csv = input();
+    try (Database db = Database.create(tmp.resolve("db"))) {
+      db.execute(DDL);
+      LoadReport r =
+          new Loader(db, options(csv, IndexMode.DEFERRED).withMaxErrors(0), new TestIndexBuild())
+              .run(LoadListener.NONE);
+      assertThat(r.outcome()).isEqualTo(LoadOutcome.TOO_MANY_ERRORS);
+      assertThat(r.rejected()).isEqualTo(1);
+      assertThat(r.indexes()).containsOnlyKeys("t_pk", "t_name");
+      assertThat(r.indexes().values()).containsOnly(IndexStatus.ACTIVE);
+      assertThat(String.join("\n", r.summaryLines())).contains("more than --max-errors 0");
+      assertThat(db.table("t").rowCount()).isEqualTo(500);
       assertThat(db.check().problems()).isEmpty();
     }
   }
@@ -109,7 +121,7 @@ class DuplicateKeysTest {
       assertThat(r.outcome()).isEqualTo(LoadOutcome.COMPLETED);
       assertThat(r.rejected()).isEqualTo(1);
       assertThat(LoadTesting.rejectLines(tmp.resolve("rejects.txt")))
-          .containsExactly(csv + ":402: duplicate key (id=250) in unique index t_pk");
+          .containsExactly(csv + REJECT_LINE);
       assertThat(db.index("t_pk").get(250L)).hasSize(1);
       assertThat(db.index("t_pk").get(250L).get(0).values()).containsExactly(250L, "row250");
       assertThat(db.table("t").rowCount()).isEqualTo(500);

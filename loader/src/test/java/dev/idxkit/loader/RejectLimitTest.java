@@ -3,6 +3,7 @@ package dev.idxkit.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.Database;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.loader.input.Chunk;
@@ -27,7 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * every reject written once. The expected rows come from reading the same file through the source
  * (tested on its own): with checkpoints every C records and the (M+1)-th reject at record k, the
  * last checkpoint covers the first {@code C * floor((k-1)/C)} records - in live mode, which also
- * commits at the end of every chunk, the last chunk end before k if that is later.
+ * commits at the end of every chunk, the last chunk end before k if that is later. The stopped load
+ * leaves every index active (deferred: the kept rows are indexed at the stop).
  */
 class RejectLimitTest {
   @TempDir Path tmp;
@@ -93,6 +95,13 @@ class RejectLimitTest {
       assertThat(LoadTesting.rejectLines(rejects)).as(why).hasSize(maxErrors + 1);
       assertThat(String.join("\n", stopped.summaryLines()))
           .contains("more than --max-errors " + maxErrors, "--resume");
+      if (mode != IndexMode.NONE) {
+        // A stopped load leaves no index inactive: the deferred mode indexes the rows it keeps.
+        assertThat(stopped.indexes().values()).as(why).containsOnly(IndexStatus.ACTIVE);
+        for (String ix : stopped.indexes().keySet()) {
+          assertThat(LoadTesting.rows(db.index(ix))).as(why).hasSize(expectedIds.size());
+        }
+      }
       assertThat(db.check().problems()).as(why).isEmpty();
 
       LoadReport done =

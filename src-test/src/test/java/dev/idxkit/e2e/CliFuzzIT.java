@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,10 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
  * options, each a valid base with one to three things made wrong - out-of-range, negative and huge
  * numbers, sizes without a unit, missing files, directories where files belong, unwritable paths,
  * unknown options, empty strings, a required option left out. Every command must end with exit code
- * 0, 1 or 2, never print a stack trace or an "unexpected" error (a bug), and on exit 2 name on
- * stderr the option or path it refuses. The database the read-only commands use ({@code shop.db})
- * stays byte for byte as it was, and after every writing command ({@code load} and {@code idxbuild}
- * on {@code scratch.db}) {@code idxkit check} finds {@code scratch.db} clean.
+ * 0, 1 or 2, never print a stack trace, an "internal error" (a bug) or a Java class name (an
+ * exception's, in any error it provokes), and on exit 2 name on stderr the option or path it
+ * refuses; a refused output path ({@code --json}, {@code --reject}, {@code --csv}) leaves the
+ * database it would have written as it was. The database the read-only commands use ({@code
+ * shop.db}) stays byte for byte as it was, and after every writing command ({@code load} and {@code
+ * idxbuild} on {@code scratch.db}) {@code idxkit check} finds {@code scratch.db} clean.
  *
  * <p>The commands run from the packaged jar in one child JVM ({@link CliBatch}), which keeps 150 of
  * them (the default; {@code -Dfuzz.cli.iterations=N} for more) well under a minute. Seeded: {@code
@@ -63,8 +67,25 @@ class CliFuzzIT {
     Files.writeString(work.resolve("bad.sql"), "CREATE TABLE t (\n  id FOO\n);\n");
   }
 
-  /** One generated command line and what a refusal of it must name. */
-  private record Invocation(List<String> args, List<String> culprits, boolean writes) {}
+  /**
+   * One generated command line and what a refusal of it must name.
+   *
+   * @param badOutput an output path that cannot be written was given: a refusal must come before
+   *     any change to the database
+   */
+  private record Invocation(
+      List<String> args, List<String> culprits, boolean writes, boolean badOutput) {
+    Invocation(List<String> args, List<String> culprits, boolean writes) {
+      this(args, culprits, writes, false);
+    }
+  }
+
+  /**
+   * A Java exception's class name or a qualified Java name: never in an error a user reads ({@code
+   * IOException}, {@code java.nio.file.NoSuchFileException}).
+   */
+  static final Pattern JAVA_NAME =
+      Pattern.compile("\\b[A-Z][A-Za-z0-9]*(?:Exception|Error)\\b|\\bjava\\.[a-z]+\\.");
 
   @Test
   void randomOptionsExitCleanly() throws Exception {
@@ -106,8 +127,13 @@ class CliFuzzIT {
       if (err.contains("\tat ") || err.contains("Exception in thread")) {
         failures.add("stack trace on stderr: " + what);
       }
-      if (err.contains("idxkit: unexpected ")) {
-        failures.add("an unexpected exception (a bug): " + what);
+      if (err.contains("idxkit: internal error")) {
+        failures.add("an internal error (a bug): " + what);
+      }
+      Matcher javaName = JAVA_NAME.matcher(err);
+      if (javaName.find()) {
+        failures.add(
+            "a Java class name (" + javaName.group() + ") in what the user reads: " + what);
       }
       if (exit == 2) {
         if (!err.startsWith("idxkit: ")) {
@@ -116,6 +142,9 @@ class CliFuzzIT {
         if (!inv.culprits().isEmpty() && inv.culprits().stream().noneMatch(c -> contains(err, c))) {
           failures.add("exit 2 without naming any of " + inv.culprits() + ": " + what);
         }
+      }
+      if (exit == 2 && inv.badOutput() && !digests[1].equals(digestsBefore[1])) {
+        failures.add("scratch.db changed before a bad output path was refused: " + what);
       }
       if (!digests[0].equals(digestsBefore[0])) {
         failures.add("shop.db changed (it is only read): " + what);
@@ -252,6 +281,7 @@ class CliFuzzIT {
     private final int n;
     private final List<String> args = new ArrayList<>();
     private final List<String> culprits = new ArrayList<>();
+    private boolean badOutput;
 
     Generator(SplittableRandom r, int n) {
       this.r = r;
@@ -264,8 +294,15 @@ class CliFuzzIT {
 
     /** Paths a command may write: unique ones that work, and ones that cannot be written. */
     private String output() {
-      String[] bad = {"adir", "nodir/out.txt", "/proc/out.txt", "", "file.txt"};
-      return r.nextInt(3) == 0 ? "out-" + n + ".txt" : pick(bad);
+      String[] bad = {"adir", "nodir/out.txt", "/proc/out.txt", ""};
+      if (r.nextInt(3) == 0) {
+        return "out-" + n + ".txt";
+      }
+      if (r.nextInt(5) == 0) {
+        return "file.txt"; // exists: dump refuses it without --force, the others replace it
+      }
+      badOutput = true;
+      return pick(bad);
     }
 
     Invocation next() {
@@ -391,7 +428,7 @@ class CliFuzzIT {
       for (int i = 0; i < count; i++) {
         faults.get(r.nextInt(faults.size())).run();
       }
-      return new Invocation(List.copyOf(args), List.copyOf(culprits), writes);
+      return new Invocation(List.copyOf(args), List.copyOf(culprits), writes, badOutput);
     }
 
     private void base(String... a) {

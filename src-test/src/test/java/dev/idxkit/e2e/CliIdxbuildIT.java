@@ -107,8 +107,8 @@ class CliIdxbuildIT {
       {"idxbuild", cwd.resolve("nowhere.db").toString()},
     };
     String[] expected = {
-      "bad.srt:2", "missing.srt", "no_such_index", "sortGroups (-SG) : 80 (expected: 8..64)",
-      "lots", "leafFill (-pfactor) : 5 (expected: 10..100)", "everything", "no database"
+      "bad.srt:2", "missing.srt", "no_such_index", "-SG : 80 (expected: 8..64)",
+      "lots", "--fill (-pfactor) : 5 (expected: 10..100)", "everything", "no database"
     };
     for (int i = 0; i < cases.length; i++) {
       Cli.Result r = Cli.run(cwd, cases[i]);

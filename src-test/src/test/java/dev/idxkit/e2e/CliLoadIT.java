@@ -89,6 +89,8 @@ class CliLoadIT {
   @Test
   void resumeRulesAndBadInputExitTwo(@TempDir Path cwd) throws Exception {
     assertThat(Cli.run(cwd, "create", "s.db", "--tpch").exit()).isZero();
+    // The input exists, so the refusal is for the table (a missing input is refused first).
+    Files.writeString(cwd.resolve("x.csv"), "o_orderkey\n1\n");
     String[][] cases = {
       {"load", "s.db", "--table", "orders", "--resume", "--tpch", "orders", "--sf", "0.01"},
       {"load", "s.db", "--table", "nope", "--csv", "x.csv"},

@@ -88,6 +88,7 @@ class ProgressPageTest {
         };
     ExecutorService runner = Executors.newSingleThreadExecutor(r -> new Thread(r, "rebuild"));
     JobProgress job = JobProgress.start("idxbuild item.db");
+    job.tempBytes(() -> RebuildProgress.tempBytes(SrtFile.ofDirectory(sort)));
     try (Database db = Database.open(dir);
         IdxkitServer server = ProgressServer.start("127.0.0.1", 0, job, db, log::add)) {
       RebuildOptions options =
@@ -166,7 +167,16 @@ class ProgressPageTest {
               .contains("<td class=\"phase\">scan</td><td class=\"state\">done</td>")
               .contains("<td class=\"phase\">build</td><td class=\"state\">running</td>")
               .contains("<td class=\"phase\">publish</td><td class=\"state\">pending</td>")
-              .contains("width:100.0%");
+              .contains("width:100.0%")
+              // the plan: where the sort directories came from, memory, each group's indexes
+              .contains("<h2>Plan</h2><pre>-T " + tmp.resolve("sort"))
+              .containsPattern("memory 64.0 MiB for \\d+ sort groups?; 1 scan thread")
+              .containsPattern("\\n\\d +item_pk +[\\d,]+ ")
+              // the temp directories, with the bytes in their files now
+              .contains("<h2>Temp space</h2>")
+              .contains("<td><code>" + tmp.resolve("sort") + "</code></td><td class=\"num\">");
+          assertThat(job.get("plan").size()).isGreaterThan(3);
+          assertThat(job.get("tempBytes").has(tmp.resolve("sort").toString())).isTrue();
           // The job's server serves the database too, read-only, beside the rebuild.
           HttpResponse<String> row =
               http.send(
@@ -181,12 +191,14 @@ class ProgressPageTest {
                       HttpRequest.newBuilder(URI.create(server.url() + "metrics")).build(),
                       HttpResponse.BodyHandlers.ofString())
                   .body();
-          assertThat(metrics)
-              .contains("idxkit_job_phase_state{phase=\"build\",state=\"running\"} 1\n")
-              .contains(
-                  "idxkit_job_phase_done_units{phase=\"scan\",unit=\"pages\"} "
-                      + scan.get("done").asLong()
-                      + "\n");
+          assertThat(
+                  ServerApiTest.metric(
+                      metrics, "idxkit_job_phase_state{phase=\"build\",state=\"running\"}"))
+              .isEqualTo(1);
+          assertThat(
+                  ServerApiTest.metric(
+                      metrics, "idxkit_job_phase_done_units{phase=\"scan\",unit=\"pages\"}"))
+              .isEqualTo(scan.get("done").asLong());
         });
   }
 
@@ -213,11 +225,13 @@ class ProgressPageTest {
               .contains("<td class=\"phase\">scan</td><td class=\"state\">done</td>")
               .contains("<td class=\"phase\">build</td><td class=\"state\">running</td>")
               .contains("<td class=\"phase\">publish</td><td class=\"state\">pending</td>")
-              .contains("Updated "); // written only by the script, after a successful poll
+              .contains("Updated ") // written only by the script, after a successful poll
+              .contains("<h2>Plan</h2>")
+              .contains("<h2>Temp space</h2>");
           chromium(
               tmp.resolve("profile-shot"),
               "--screenshot=" + shot,
-              "--window-size=1000,700",
+              "--window-size=1000,1000",
               server.url());
         });
     assertThat(shot).exists();
@@ -226,7 +240,7 @@ class ProgressPageTest {
     assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
     BufferedImage img = ImageIO.read(shot.toFile());
     assertThat(img.getWidth()).isEqualTo(1000);
-    assertThat(img.getHeight()).isEqualTo(700);
+    assertThat(img.getHeight()).isEqualTo(1000);
     // The scan's bar is green (done) and full; the build's is running at 0 %, so only its text.
     assertThat(pixels(img, DONE_GREEN))
         .as("green pixels of the finished scan's bar")
@@ -234,7 +248,7 @@ class ProgressPageTest {
     System.out.println("ProgressPageTest: screenshot at " + shot);
   }
 
-  private static int pixels(BufferedImage img, String hex) {
+  static int pixels(BufferedImage img, String hex) {
     int rgb = Integer.parseInt(hex, 16);
     int n = 0;
     for (int y = 0; y < img.getHeight(); y++) {
@@ -248,7 +262,7 @@ class ProgressPageTest {
   }
 
   /** Runs headless Chromium with the flags CI uses plus {@code args}; returns its stdout. */
-  private static String chromium(Path profile, String... args) throws Exception {
+  static String chromium(Path profile, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(CHROMIUM.toString());
     cmd.addAll(

@@ -32,9 +32,9 @@ import picocli.CommandLine.Option;
       "Report space and shape per area, table and index (read-only), like OpenEdge"
           + " dbanalys/idxanalys.",
       "",
-      "Per index: entries, tree height, pages per level, leaf fill %, average key size,"
+      "Per index: entries, tree height, pages per level, leaf fill %%, average key size,"
           + " distinct 8-byte prefix ratio (how well the sort's normalized prefix separates"
-          + " keys; 1.0 is best). Per table: rows, heap pages, average record size, heap fill %,"
+          + " keys; 1.0 is best). Per table: rows, heap pages, average record size, heap fill %%,"
           + " overflow records and pages. Per area: file size, pages in use (high-water mark),"
           + " free pages.",
       "",

@@ -3,6 +3,7 @@ package dev.idxkit.cli.commands;
 import dev.idxkit.cli.CommandInterruptedException;
 import dev.idxkit.cli.CommonOptions;
 import dev.idxkit.cli.ExitCodes;
+import dev.idxkit.cli.PathChecks;
 import dev.idxkit.cli.Session;
 import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.InvalidInputException;
@@ -180,6 +181,7 @@ public final class BenchCommand implements Callable<Integer> {
           spec.commandLine(),
           "unknown experiment '" + experiment + "' (expected one of: " + names() + ")");
     }
+    checkOutArgument(args);
     Path home = home();
     Path jar = home.resolve(JAR);
     PrintWriter out = spec.commandLine().getOut();
@@ -226,6 +228,18 @@ public final class BenchCommand implements Callable<Integer> {
     }
     List<String> command = childCommand(javaExecutable(), flags, jar, e.mainClass(), args);
     return run(command, Path.of("").toAbsolutePath(), out, err);
+  }
+
+  /** The experiment's {@code --out DIR}, checked here before the child JVM starts any work. */
+  static void checkOutArgument(List<String> args) {
+    for (int i = 0; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--out") && i + 1 < args.size()) {
+        PathChecks.outputDirectory(Path.of(args.get(i + 1)), "--out");
+      } else if (a.startsWith("--out=")) {
+        PathChecks.outputDirectory(Path.of(a.substring("--out=".length())), "--out");
+      }
+    }
   }
 
   /** Help width: picocli's default when the terminal's is unknown. */

@@ -129,7 +129,11 @@ abstract class DbCommand implements Callable<Integer> {
    * The progress server {@code --http} asks for beside a long job, its address printed on stderr;
    * null when the option is absent.
    */
-  IdxkitServer progressServer(String http, JobProgress job, Database d) {
+  /**
+   * The {@code --http} progress server beside a job, or null without {@code --http}; closing it
+   * first lingers for {@code linger} (the page keeps the final report).
+   */
+  JobServer progressServer(String http, java.time.Duration linger, JobProgress job, Database d) {
     if (http == null) {
       return null;
     }
@@ -137,7 +141,7 @@ abstract class DbCommand implements Callable<Integer> {
         ProgressServer.start(ProgressServer.parseListen(http), job, d, ServerLog.to(err()));
     err().println("idxkit: progress at " + server.url());
     err().flush();
-    return server;
+    return new JobServer(server, linger, err());
   }
 
   PrintWriter out() {

@@ -1,6 +1,7 @@
 package dev.idxkit.cli.commands;
 
 import dev.idxkit.cli.ExitCodes;
+import dev.idxkit.cli.PathChecks;
 import dev.idxkit.cli.ProgressOptions;
 import dev.idxkit.cli.Session;
 import dev.idxkit.cli.output.RowWriter;
@@ -86,9 +87,7 @@ public final class DumpCommand extends DbCommand {
     boolean toStdout = csv.equals("-");
     Path target = toStdout ? null : Path.of(csv);
     if (target != null) {
-      if (Files.isDirectory(target)) {
-        throw new InvalidInputException("--csv : " + csv + " is a directory (expected: a file)");
-      }
+      PathChecks.outputFile(target, "--csv");
       if (Files.exists(target) && !force) {
         throw new InvalidInputException(
             "--csv : " + csv + " exists (expected: a new file, or --force to replace it)");

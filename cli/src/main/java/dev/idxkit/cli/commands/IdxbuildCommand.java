@@ -2,10 +2,10 @@ package dev.idxkit.cli.commands;
 
 import dev.idxkit.cli.ByteSizeConverter;
 import dev.idxkit.cli.ExitCodes;
+import dev.idxkit.cli.PathChecks;
 import dev.idxkit.cli.ProgressOptions;
 import dev.idxkit.cli.Session;
 import dev.idxkit.cli.progress.Progress;
-import dev.idxkit.cli.server.IdxkitServer;
 import dev.idxkit.cli.server.JobProgress;
 import dev.idxkit.cli.server.RebuildProgress;
 import dev.idxkit.core.Database;
@@ -18,6 +18,7 @@ import dev.idxkit.idxbuild.RebuildReport;
 import dev.idxkit.idxbuild.Selection;
 import dev.idxkit.idxbuild.temp.SrtSource;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -160,6 +161,15 @@ public final class IdxbuildCommand extends DbCommand {
           "Serve a progress page (and read-only lookups) while the rebuild runs, e.g. :7070.")
   String http;
 
+  @Option(
+      names = "--http-linger",
+      paramLabel = "DURATION",
+      converter = ServeCommand.DurationConverter.class,
+      description =
+          "With --http: keep the page up this long after the job ends (e.g. 10m), showing the"
+              + " final report; Ctrl-C ends it sooner. Default 0.")
+  Duration httpLinger = Duration.ZERO;
+
   @Mixin ProgressOptions progressOptions;
 
   IdxbuildCommand(Session session) {
@@ -171,6 +181,9 @@ public final class IdxbuildCommand extends DbCommand {
   public Integer call() throws Exception {
     if (all != null && !all.equalsIgnoreCase("all")) {
       throw new InvalidInputException("unexpected argument '" + all + "' (expected: all)");
+    }
+    if (json != null) {
+      PathChecks.outputFile(json, "--json");
     }
     SrtSource.Choice choice =
         SrtSource.resolve(srt, db.getFileName().toString(), Path.of("").toAbsolutePath(), tempDir);
@@ -188,8 +201,9 @@ public final class IdxbuildCommand extends DbCommand {
     session.guard().state("database " + db + " unchanged (nothing rebuilt yet)", false);
     IdxbuildOutput output = new IdxbuildOutput(out(), db, rusage);
     JobProgress job = JobProgress.start("idxbuild " + db);
+    job.tempBytes(() -> RebuildProgress.tempBytes(options.srt()));
     try (Database d = Database.open(db);
-        IdxkitServer server = progressServer(http, job, d)) {
+        JobServer server = progressServer(http, httpLinger, job, d)) {
       // Unknown names are bad input with the choices listed, before any work.
       options.selection().check(d.schema(), db.toString());
       if (planOnly) {
@@ -220,6 +234,8 @@ public final class IdxbuildCommand extends DbCommand {
         }
       }
       output.report(report);
+      RebuildReport done = report;
+      job.report(output.lines(o -> o.report(done)));
       if (json != null) {
         output.writeJson(json, report, options);
       }

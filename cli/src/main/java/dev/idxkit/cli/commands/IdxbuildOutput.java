@@ -29,6 +29,15 @@ final class IdxbuildOutput {
     this.rusage = rusage;
   }
 
+  /** What {@code print} writes through an output of its own, as lines (for the progress page). */
+  java.util.List<String> lines(java.util.function.Consumer<IdxbuildOutput> print) {
+    java.io.StringWriter text = new java.io.StringWriter();
+    try (PrintWriter w = new PrintWriter(text)) {
+      print.accept(new IdxbuildOutput(w, db, rusage));
+    }
+    return java.util.List.of(text.toString().split("\\R"));
+  }
+
   void plan(RebuildPlan plan, String srtChoice, RebuildOptions o) {
     int indexes = plan.groups().stream().mapToInt(g -> g.indexes().size()).sum();
     out.println("idxbuild " + db + ": " + CheckCommand.plural(indexes, "index", "indexes"));

@@ -2,10 +2,10 @@ package dev.idxkit.cli.commands;
 
 import dev.idxkit.cli.ByteSizeConverter;
 import dev.idxkit.cli.ExitCodes;
+import dev.idxkit.cli.PathChecks;
 import dev.idxkit.cli.ProgressOptions;
 import dev.idxkit.cli.Session;
 import dev.idxkit.cli.progress.Progress;
-import dev.idxkit.cli.server.IdxkitServer;
 import dev.idxkit.cli.server.JobProgress;
 import dev.idxkit.cli.server.LoadJobProgress;
 import dev.idxkit.core.Database;
@@ -27,6 +27,7 @@ import dev.idxkit.loader.input.JsonLinesOptions;
 import dev.idxkit.loader.input.TpchOptions;
 import dev.idxkit.loader.input.TpchSchema;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,7 +53,9 @@ import picocli.CommandLine.Option;
       "later with 'idxkit idxbuild DB --inactive'); live inserts into every index row by row",
       "(for loading into a table that already has many rows).",
       "Bad rows go to the reject file with their line number and reason; the load goes on",
-      "unless --max-errors is reached."
+      "unless --max-errors is reached. A row whose unique key repeats an earlier row's is a",
+      "reject too (the reject line names the line of the row kept). A load stopped by",
+      "--max-errors or Ctrl-C indexes the rows it keeps: no index is left inactive."
     },
     footer = {
       "",
@@ -68,6 +71,7 @@ import picocli.CommandLine.Option;
       "1:stopped: too many errors, duplicate keys in a unique index, or a failure;"
           + " the database keeps what was checkpointed",
       "2:bad usage or input (unknown table, missing file, a resume that does not match)",
+      "3:with --strict: the load completed but rows were rejected (see the reject file)",
       ExitCodes.INTERRUPTED_LINE
     })
 public final class LoadCommand extends DbCommand {
@@ -131,8 +135,17 @@ public final class LoadCommand extends DbCommand {
   @Option(names = "--reject", paramLabel = "FILE", description = "Where rejected rows go.")
   Path reject;
 
-  @Option(names = "--max-errors", paramLabel = "N", description = "Stop after N rejects.")
+  @Option(
+      names = "--max-errors",
+      paramLabel = "N",
+      description = "Stop after N rejects (duplicate unique keys count too).")
   long maxErrors = -1;
+
+  @Option(
+      names = "--strict",
+      description =
+          "Exit 3 instead of 0 when the load completed but rejected rows, so a script can tell.")
+  boolean strict;
 
   @Option(names = "--threads", paramLabel = "N", description = "Parsing threads (CPUs).")
   Integer threads;
@@ -160,6 +173,15 @@ public final class LoadCommand extends DbCommand {
           "Serve a progress page (and read-only lookups) while the load runs, e.g. :7070.")
   String http;
 
+  @Option(
+      names = "--http-linger",
+      paramLabel = "DURATION",
+      converter = ServeCommand.DurationConverter.class,
+      description =
+          "With --http: keep the page up this long after the load ends (e.g. 10m), showing the"
+              + " final report; Ctrl-C ends it sooner. Default 0.")
+  Duration httpLinger = Duration.ZERO;
+
   @Mixin ProgressOptions progressOptions;
 
   LoadCommand(Session session) {
@@ -176,6 +198,15 @@ public final class LoadCommand extends DbCommand {
     if (target == null) {
       throw new InvalidInputException(
           "--table : which table to load into (required with --csv" + " and --jsonl)");
+    }
+    if (input.csv != null) {
+      PathChecks.inputFile(input.csv, "--csv");
+    }
+    if (input.jsonl != null) {
+      PathChecks.inputFile(input.jsonl, "--jsonl");
+    }
+    if (reject != null) {
+      PathChecks.outputFile(reject, "--reject");
     }
     LoadInput in = input();
     int cpus = Runtime.getRuntime().availableProcessors();
@@ -204,7 +235,7 @@ public final class LoadCommand extends DbCommand {
     String unit = in.positionsAreBytes() ? "bytes" : "rows";
     JobProgress job = JobProgress.start("load " + target + " into " + db);
     try (Database d = Database.open(db);
-        IdxkitServer server = progressServer(http, job, d);
+        JobServer server = progressServer(http, httpLinger, job, d);
         Progress p = session.progress(progressOptions.mode(), err())) {
       table(d, target);
       Loader loader = new Loader(d, options, new RebuildIndexBuild(rebuild, choice.description()));
@@ -214,12 +245,16 @@ public final class LoadCommand extends DbCommand {
         job.failed(e.getMessage());
         throw e;
       }
+      job.report(report.summaryLines());
     }
     for (String line : report.summaryLines()) {
       out().println(line);
     }
     out().flush();
     int code = report.outcome().exitCode();
+    if (code == 0 && strict && report.rejected() > 0) {
+      return ExitCodes.REJECTED_ROWS;
+    }
     return code == 0 ? ExitCodes.OK : ExitCodes.FAILED;
   }
 

@@ -112,7 +112,7 @@ final class Api {
           ex.sendText(HttpResponseStatus.OK, "text/html; charset=utf-8", ProgressPage.render(this));
       case STATUS -> ex.sendJson(HttpResponseStatus.OK, StatusJson.build(this));
       case METRICS ->
-          ex.sendText(HttpResponseStatus.OK, PromWriter.CONTENT_TYPE, MetricsText.render(this));
+          ex.sendText(HttpResponseStatus.OK, MetricsText.CONTENT_TYPE, MetricsText.render(this));
       case TABLES -> ex.sendJson(HttpResponseStatus.OK, SchemaJson.tables(database()));
       case TABLE ->
           ex.sendJson(

@@ -2,10 +2,12 @@ package dev.idxkit.cli.server;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Where a long job (a rebuild, a load) has got to, for people watching it from a browser: its
@@ -62,14 +64,24 @@ public final class JobProgress {
     }
   }
 
-  /** The whole job at one instant. */
+  /**
+   * The whole job at one instant.
+   *
+   * @param plan what the job set out to do, as the command printed it (sort groups, which index
+   *     where, memory, temp directories); empty until known
+   * @param tempBytes bytes in the job's temp files now, per directory, in the plan's order
+   * @param report the job's final report as the command printed it; empty until the end
+   */
   public record Snapshot(
       String job,
       State state,
       String message,
       double elapsedSeconds,
       List<PhaseView> phases,
-      List<String> warnings) {}
+      List<String> warnings,
+      List<String> plan,
+      Map<String, Long> tempBytes,
+      List<String> report) {}
 
   private static final class Phase {
     final String name;
@@ -94,6 +106,9 @@ public final class JobProgress {
   private State state = State.RUNNING;
   private String message = "";
   private long endNanos;
+  private List<String> plan = List.of();
+  private List<String> report = List.of();
+  private volatile Supplier<Map<String, Long>> tempBytes = Map::of;
 
   /**
    * @param job what runs, in words, e.g. {@code idxbuild shop.db}
@@ -115,6 +130,24 @@ public final class JobProgress {
     for (String n : names) {
       phase(n);
     }
+  }
+
+  /** The job's plan as text lines, shown above the phases. */
+  public synchronized void planText(List<String> lines) {
+    plan = List.copyOf(lines);
+  }
+
+  /**
+   * Where the job's temp bytes are counted when a reader asks (on the reader's thread, outside the
+   * lock: it may look at the file system).
+   */
+  public void tempBytes(Supplier<Map<String, Long>> perDirectory) {
+    tempBytes = perDirectory;
+  }
+
+  /** The final report as text lines: it stays on the page after the job ends. */
+  public synchronized void report(List<String> lines) {
+    report = List.copyOf(lines);
   }
 
   public synchronized void phaseStarted(String name, long totalUnits, String unit) {
@@ -198,14 +231,27 @@ public final class JobProgress {
     endNanos = now;
   }
 
-  public synchronized Snapshot snapshot() {
+  public Snapshot snapshot() {
+    return snapshot(Collections.unmodifiableMap(new LinkedHashMap<>(tempBytes.get())));
+  }
+
+  private synchronized Snapshot snapshot(Map<String, Long> temp) {
     long now = nanoClock.getAsLong();
     List<PhaseView> views = new ArrayList<>(phases.size());
     for (Phase p : phases.values()) {
       views.add(view(p, now));
     }
     double elapsed = ((state == State.RUNNING ? now : endNanos) - startNanos) / 1e9;
-    return new Snapshot(job, state, message, elapsed, List.copyOf(views), List.copyOf(warnings));
+    return new Snapshot(
+        job,
+        state,
+        message,
+        elapsed,
+        List.copyOf(views),
+        List.copyOf(warnings),
+        plan,
+        temp,
+        report);
   }
 
   private static PhaseView view(Phase p, long now) {

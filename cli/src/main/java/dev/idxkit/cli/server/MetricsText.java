@@ -1,7 +1,15 @@
 package dev.idxkit.cli.server;
 
-import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseStats;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.function.ToDoubleFunction;
 
 /**
  * {@code GET /metrics}: everything the server can tell a Prometheus scraper, gathered at scrape
@@ -35,89 +43,133 @@ import dev.idxkit.core.DatabaseStats;
  * mapping, whether the OS had it cached or not.
  */
 final class MetricsText {
+  static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
+
   private MetricsText() {}
 
+  /**
+   * One scrape: a registry made for it, holding the server's families and callbacks that read the
+   * connections, the database's stats and the job's snapshot (each read once), written in the
+   * Prometheus text format by the Prometheus client's writer.
+   */
   static String render(Api api) {
-    PromWriter w = new PromWriter();
-    api.metrics().appendTo(w);
+    PrometheusRegistry r = new PrometheusRegistry();
+    api.metrics().registerIn(r);
     ConnectionGuard.Connections c = api.connections();
-    w.family("idxkit_http_connections_open", "gauge", "Connections open now.");
-    w.sample("idxkit_http_connections_open", c.open.get());
-    w.family(
-        "idxkit_http_connections_total",
-        "counter",
-        "Connections accepted; refused at the connection limit or during shutdown; closed because"
-            + " a request did not arrive in time or a response could not be written.");
-    w.sample("idxkit_http_connections_total", c.accepted.sum(), "outcome", "accepted");
-    w.sample("idxkit_http_connections_total", c.rejected.sum(), "outcome", "rejected");
-    w.sample("idxkit_http_connections_total", c.timedOut.sum(), "outcome", "timed_out");
+    GaugeWithCallback.builder()
+        .name("idxkit_http_connections_open")
+        .help("Connections open now.")
+        .callback(cb -> cb.call(c.open.get()))
+        .register(r);
+    CounterWithCallback.builder()
+        .name("idxkit_http_connections_total")
+        .help(
+            "Connections accepted; refused at the connection limit or during shutdown; closed"
+                + " because a request did not arrive in time or a response could not be written.")
+        .labelNames("outcome")
+        .callback(
+            cb -> {
+              cb.call(c.accepted.sum(), "accepted");
+              cb.call(c.rejected.sum(), "rejected");
+              cb.call(c.timedOut.sum(), "timed_out");
+            })
+        .register(r);
     if (api.databaseOrNull() != null) {
-      database(w, api.databaseOrNull());
+      database(r, api.databaseOrNull().stats());
     }
     if (api.job() != null) {
-      job(w, api.job().snapshot());
+      job(r, api.job().snapshot());
     }
-    return w.toString();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+    try {
+      PrometheusTextFormatWriter.create().write(out, r.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+    }
+    return out.toString(StandardCharsets.UTF_8);
   }
 
-  private static void database(PromWriter w, Database db) {
-    DatabaseStats st = db.stats();
-    w.family(
-        "idxkit_db_pages_read_total", "counter", "Pages read through each area file since open.");
-    for (DatabaseStats.AreaStats a : st.areas()) {
-      w.sample("idxkit_db_pages_read_total", a.pagesRead(), "area", a.name());
-    }
-    w.family(
-        "idxkit_db_pages_written_total", "counter", "Pages written to each area file since open.");
-    for (DatabaseStats.AreaStats a : st.areas()) {
-      w.sample("idxkit_db_pages_written_total", a.pagesWritten(), "area", a.name());
-    }
-    w.family("idxkit_db_wal_bytes", "gauge", "Size of the write-ahead log.");
-    w.sample("idxkit_db_wal_bytes", st.logBytes());
-    w.family(
+  private static void database(PrometheusRegistry r, DatabaseStats st) {
+    CounterWithCallback.builder()
+        .name("idxkit_db_pages_read_total")
+        .help("Pages read through each area file since open.")
+        .labelNames("area")
+        .callback(cb -> st.areas().forEach(a -> cb.call(a.pagesRead(), a.name())))
+        .register(r);
+    CounterWithCallback.builder()
+        .name("idxkit_db_pages_written_total")
+        .help("Pages written to each area file since open.")
+        .labelNames("area")
+        .callback(cb -> st.areas().forEach(a -> cb.call(a.pagesWritten(), a.name())))
+        .register(r);
+    gauge(r, "idxkit_db_wal_bytes", "Size of the write-ahead log.", st.logBytes());
+    gauge(
+        r,
         "idxkit_db_committed_image_bytes",
-        "gauge",
-        "Committed page images held in memory until the next checkpoint.");
-    w.sample("idxkit_db_committed_image_bytes", st.committedImageBytes());
-    w.family("idxkit_db_generation", "gauge", "Generation of the current meta slot.");
-    w.sample("idxkit_db_generation", st.generation());
-    w.family("idxkit_db_table_rows", "gauge", "Rows per table as of the last commit.");
-    for (DatabaseStats.TableStats t : st.tables()) {
-      w.sample("idxkit_db_table_rows", t.rows(), "table", t.name());
-    }
+        "Committed page images held in memory until the next checkpoint.",
+        st.committedImageBytes());
+    gauge(r, "idxkit_db_generation", "Generation of the current meta slot.", st.generation());
+    GaugeWithCallback.builder()
+        .name("idxkit_db_table_rows")
+        .help("Rows per table as of the last commit.")
+        .labelNames("table")
+        .callback(cb -> st.tables().forEach(t -> cb.call(t.rows(), t.name())))
+        .register(r);
   }
 
-  private static void job(PromWriter w, JobProgress.Snapshot s) {
-    w.family("idxkit_job_phase_done_units", "gauge", "Units done in each phase of the job.");
-    for (var p : s.phases()) {
-      w.sample("idxkit_job_phase_done_units", p.done(), "phase", p.name(), "unit", p.unit());
-    }
-    w.family("idxkit_job_phase_total_units", "gauge", "Units in each phase (0: unknown).");
-    for (var p : s.phases()) {
-      w.sample("idxkit_job_phase_total_units", p.total(), "phase", p.name(), "unit", p.unit());
-    }
-    w.family(
+  private static void gauge(PrometheusRegistry r, String name, String help, double value) {
+    GaugeWithCallback.builder().name(name).help(help).callback(cb -> cb.call(value)).register(r);
+  }
+
+  private static void job(PrometheusRegistry r, JobProgress.Snapshot s) {
+    phases(
+        r,
+        "idxkit_job_phase_done_units",
+        "Units done in each phase of the job.",
+        s,
+        p -> (double) p.done());
+    phases(
+        r,
+        "idxkit_job_phase_total_units",
+        "Units in each phase (0: unknown).",
+        s,
+        p -> (double) p.total());
+    phases(
+        r,
         "idxkit_job_phase_rate_units_per_second",
-        "gauge",
-        "Recent rate of a running phase; average rate of a finished one.");
-    for (var p : s.phases()) {
-      w.sample(
-          "idxkit_job_phase_rate_units_per_second",
-          p.ratePerSecond(),
-          "phase",
-          p.name(),
-          "unit",
-          p.unit());
-    }
-    w.family("idxkit_job_phase_eta_seconds", "gauge", "Estimated seconds left in a phase.");
-    for (var p : s.phases()) {
-      if (p.etaSeconds() != null) {
-        w.sample("idxkit_job_phase_eta_seconds", p.etaSeconds(), "phase", p.name());
-      }
-    }
-    w.family("idxkit_job_phase_state", "gauge", "1 for each phase's current state.");
-    for (var p : s.phases()) {
-      w.sample("idxkit_job_phase_state", 1, "phase", p.name(), "state", p.state().label());
-    }
+        "Recent rate of a running phase; average rate of a finished one.",
+        s,
+        JobProgress.PhaseView::ratePerSecond);
+    GaugeWithCallback.builder()
+        .name("idxkit_job_phase_eta_seconds")
+        .help("Estimated seconds left in a phase.")
+        .labelNames("phase")
+        .callback(
+            cb ->
+                s.phases().stream()
+                    .filter(p -> p.etaSeconds() != null)
+                    .forEach(p -> cb.call(p.etaSeconds(), p.name())))
+        .register(r);
+    GaugeWithCallback.builder()
+        .name("idxkit_job_phase_state")
+        .help("1 for each phase's current state.")
+        .labelNames("phase", "state")
+        .callback(cb -> s.phases().forEach(p -> cb.call(1, p.name(), p.state().label())))
+        .register(r);
+  }
+
+  private static void phases(
+      PrometheusRegistry r,
+      String name,
+      String help,
+      JobProgress.Snapshot s,
+      ToDoubleFunction<JobProgress.PhaseView> value) {
+    GaugeWithCallback.builder()
+        .name(name)
+        .help(help)
+        .labelNames("phase", "unit")
+        .callback(
+            cb -> s.phases().forEach(p -> cb.call(value.applyAsDouble(p), p.name(), p.unit())))
+        .register(r);
   }
 }

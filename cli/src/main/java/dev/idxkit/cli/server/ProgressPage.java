@@ -6,7 +6,9 @@ import java.util.Locale;
 /**
  * {@code GET /}: one self-contained HTML page (inline CSS and script, no external assets, so it
  * works on an air-gapped database host) showing each phase of the job: state, a progress bar, done
- * of total units, rate and ETA, plus warnings.
+ * of total units, rate and ETA, plus warnings; the bytes in the job's temp files per directory; the
+ * job's plan (sort groups, which index where, memory, temp directories); and after the end its
+ * final report, which stays while the command lingers ({@code --http-linger}).
  *
  * <p>The page is rendered complete on the server, so it reads right without script and in a
  * screenshot taken at load; its script then polls {@code /v1/status} every second and redraws the
@@ -56,10 +58,42 @@ final class ProgressPage {
     for (String w : s.warnings()) {
       b.append("<li>").append(esc(w)).append("</li>");
     }
-    b.append("</ul>\n<p id=\"conn\" class=\"muted\">Refreshes every second.</p>\n<script>\n")
+    b.append("</ul>\n<h2>Temp space</h2>\n<table class=\"temp\"><thead><tr><th>Directory</th>")
+        .append("<th class=\"num\">In temp files now</th></tr></thead><tbody id=\"temp\">");
+    tempRows(b, s.tempBytes());
+    b.append("</tbody></table>\n<div id=\"report\">");
+    lines(b, "Report", s.report());
+    b.append("</div>\n<div id=\"plan\">");
+    lines(b, "Plan", s.plan());
+    b.append("</div>\n<p id=\"conn\" class=\"muted\">Refreshes every second.</p>\n<script>\n")
         .append(SCRIPT)
         .append("</script>\n</body></html>\n");
     return b.toString();
+  }
+
+  private static void tempRows(StringBuilder b, java.util.Map<String, Long> temp) {
+    if (temp.isEmpty()) {
+      b.append("<tr><td class=\"muted\" colspan=\"2\">none yet</td></tr>");
+    }
+    temp.forEach(
+        (dir, bytes) ->
+            b.append("<tr><td><code>")
+                .append(esc(dir))
+                .append("</code></td><td class=\"num\">")
+                .append(esc(dev.idxkit.cli.output.Sizes.bytes(bytes)))
+                .append("</td></tr>"));
+  }
+
+  /** A titled block of preformatted lines (the plan, the report); nothing when there are none. */
+  private static void lines(StringBuilder b, String title, java.util.List<String> lines) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    b.append("<h2>").append(title).append("</h2><pre>");
+    for (String l : lines) {
+      b.append(esc(l)).append('\n');
+    }
+    b.append("</pre>");
   }
 
   private static String summary(JobProgress.Snapshot s) {
@@ -155,6 +189,11 @@ final class ProgressPage {
       .state.failed, tr.failed td.state { color: #c0392b; }
       .muted { color: #8a939c; font-size: .85rem; }
       #warnings li { color: #a35d00; }
+      h2 { font-size: 1.05rem; margin: 1.4rem 0 .4rem; }
+      table.temp { width: auto; min-width: 30rem; }
+      pre { background: #fff; padding: .8rem 1rem; overflow-x: auto; font-size: .82rem;
+            box-shadow: 0 1px 3px rgba(0,0,0,.12); }
+      #report pre { border-left: 4px solid #3a9d5d; }
       """;
 
   private static final String SCRIPT =
@@ -193,6 +232,23 @@ final class ProgressPage {
           document.getElementById('phases').innerHTML = rows.join('');
           document.getElementById('warnings').innerHTML = job.warnings.map(function (w) {
             return '<li>' + esc(w) + '</li>'; }).join('');
+          var dirs = Object.keys(job.tempBytes || {});
+          document.getElementById('temp').innerHTML = dirs.length === 0
+              ? '<tr><td class="muted" colspan="2">none yet</td></tr>'
+              : dirs.map(function (d) {
+                  return '<tr><td><code>' + esc(d) + '</code></td><td class="num">'
+                      + size(job.tempBytes[d]) + '</td></tr>'; }).join('');
+          document.getElementById('plan').innerHTML = block('Plan', job.plan);
+          document.getElementById('report').innerHTML = block('Report', job.report);
+        }
+        function block(title, lines) {
+          if (!lines || lines.length === 0) return '';
+          return '<h2>' + title + '</h2><pre>' + lines.map(esc).join('\\n') + '\\n</pre>';
+        }
+        function size(b) {
+          var u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], i = 0;
+          while (b >= 1024 && i < u.length - 1) { b /= 1024; i++; }
+          return (i === 0 ? b.toFixed(0) : b.toFixed(1)) + ' ' + u[i];
         }
         function poll() {
           fetch('/v1/status', {cache: 'no-store'}).then(function (r) {
@@ -202,7 +258,14 @@ final class ProgressPage {
             if (st.job) draw(st.job);
             document.getElementById('conn').textContent =
                 'Updated ' + new Date().toLocaleTimeString() + '; refreshes every second.';
-            if (!st.job || st.job.state === 'running') setTimeout(poll, 1000);
+            // After the end, until the report arrives (the command adds it just after).
+            if (!st.job || st.job.state === 'running'
+                || (st.job.state === 'done' && st.job.report.length === 0)) {
+              setTimeout(poll, 1000);
+            } else {
+              document.getElementById('conn').textContent = 'The job has ended; this is its'
+                  + ' final report. Updated ' + new Date().toLocaleTimeString() + '.';
+            }
           }).catch(function (e) {
             document.getElementById('conn').textContent =
                 'The server stopped answering (' + e.message + '): the job has ended or its'

@@ -93,6 +93,12 @@ final class StatusJson {
     }
     ArrayNode w = j.putArray("warnings");
     s.warnings().forEach(w::add);
+    ArrayNode plan = j.putArray("plan");
+    s.plan().forEach(plan::add);
+    ObjectNode temp = j.putObject("tempBytes");
+    s.tempBytes().forEach(temp::put);
+    ArrayNode report = j.putArray("report");
+    s.report().forEach(report::add);
     return j;
   }
 

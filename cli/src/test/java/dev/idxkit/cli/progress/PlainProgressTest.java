@@ -88,6 +88,30 @@ class PlainProgressTest {
   }
 
   @Test
+  void aPhaseWithoutStepsClosesWithItsTimeNotAZeroCount() {
+    p.start("check", -1, "pages");
+    advanceSeconds(10);
+    p.tick();
+    p.done();
+    assertThat(lines()).containsExactly("check: running, 10s elapsed", "check: done after 10s");
+  }
+
+  @Test
+  void aPhaseStoppedByCtrlCSaysStoppedNotDone() {
+    boolean[] stopped = {false};
+    p.stoppedWhen(() -> stopped[0]);
+    p.start("scan", 10, "pages");
+    advanceSeconds(6);
+    p.step(5);
+    stopped[0] = true;
+    p.done();
+    assertThat(lines())
+        .containsExactly(
+            "scan: 50% 5/10 pages, 1 pages/s, ETA 6.0s",
+            "scan: stopped, 5 pages in 6.0s (1 pages/s)");
+  }
+
+  @Test
   void durationsReadWell() {
     assertThat(Durations.seconds(0.44)).isEqualTo("0.4s");
     assertThat(Durations.seconds(59.6)).isEqualTo("1m00s");

@@ -69,15 +69,23 @@ public final class SrtFile {
 
   /** Reads and parses {@code file}; throws {@link SrtFileException} naming the first bad line. */
   public static SrtFile parse(Path file) {
+    return parse(file, file);
+  }
+
+  /**
+   * Reads {@code file}, naming it {@code shownAs} in every message (the path as the user gave it,
+   * not the absolute one it was resolved to).
+   */
+  public static SrtFile parse(Path file, Path shownAs) {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(file);
     } catch (NoSuchFileException e) {
-      throw new SrtFileException(file + ": file does not exist");
+      throw new SrtFileException(shownAs + ": file does not exist");
     } catch (AccessDeniedException e) {
-      throw new SrtFileException(file + ": file cannot be read (permission denied)");
+      throw new SrtFileException(shownAs + ": file cannot be read (permission denied)");
     } catch (IOException e) {
-      throw new SrtFileException(file + ": file cannot be read (" + e + ")");
+      throw new SrtFileException(shownAs + ": file cannot be read (" + e.getMessage() + ")");
     }
     String text;
     try {
@@ -89,9 +97,9 @@ public final class SrtFile {
               .decode(ByteBuffer.wrap(bytes))
               .toString();
     } catch (CharacterCodingException e) {
-      throw new SrtFileException(file + ": not UTF-8 text");
+      throw new SrtFileException(shownAs + ": not UTF-8 text");
     }
-    return parse(file, text);
+    return parse(shownAs, text);
   }
 
   /** Parses {@code text} as if read from {@code file} (which is only used in messages). */
@@ -156,10 +164,10 @@ public final class SrtFile {
 
   private static String check(Path dir) {
     if (!Files.exists(dir)) {
-      return "directory " + dir + " does not exist";
+      return "directory " + dir + " does not exist (create it: mkdir -p " + dir + ")";
     }
     if (!Files.isDirectory(dir)) {
-      return dir + " is not a directory";
+      return dir + " is not a directory (name a directory on this line)";
     }
     // Files.isWritable only reads the mode bits; a probe file also catches read-only mounts, ACLs
     // and full quotas, which is what a rebuild at 3 a.m. would otherwise find out an hour in.
@@ -168,14 +176,22 @@ public final class SrtFile {
       // The pid in the name lets a later rebuild delete the probe of a process killed right here.
       probe = Files.createTempFile(dir, PROBE_PREFIX + ProcessHandle.current().pid() + "-", ".tmp");
     } catch (AccessDeniedException e) {
-      return "directory " + dir + " is not writable (permission denied)";
+      return "directory "
+          + dir
+          + " is not writable (permission denied; fix: chmod u+w "
+          + dir
+          + ")";
     } catch (IOException e) {
-      return "directory " + dir + " is not writable (" + e + ")";
+      return "directory " + dir + " is not writable (" + e.getMessage() + ")";
     }
     try {
       Files.delete(probe);
     } catch (IOException e) {
-      return "directory " + dir + " allows creating but not deleting files (" + e + ")";
+      return "directory "
+          + dir
+          + " allows creating but not deleting files ("
+          + e.getMessage()
+          + ")";
     }
     return null;
   }

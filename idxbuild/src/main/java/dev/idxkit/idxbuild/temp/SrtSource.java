@@ -35,23 +35,29 @@ public final class SrtSource {
    */
   public static Choice resolve(Path explicitSrt, String dbName, Path currentDir, Path tempDir) {
     if (explicitSrt != null) {
+      // Messages name the file as the user typed it.
       Path f = currentDir.resolve(explicitSrt);
       if (!Files.exists(f)) {
-        throw new SrtFileException("sort file " + f + " (given with --srt) does not exist");
+        throw new SrtFileException(
+            "sort file " + explicitSrt + " (given with --srt) does not exist");
       }
       if (Files.isDirectory(f)) {
         throw new SrtFileException(
-            "sort file " + f + " (given with --srt) is a directory (expected: a .srt file)");
+            "sort file "
+                + explicitSrt
+                + " (given with --srt) is a directory (expected: a .srt file)");
       }
-      return new Choice(SrtFile.parse(f), "sort directories from " + f + " (given with --srt)");
+      return new Choice(
+          SrtFile.parse(f, explicitSrt),
+          "sort directories from " + explicitSrt + " (given with --srt)");
     }
     String base = baseName(dbName);
     String srtName = base + ".srt";
     Path dbSrt = currentDir.resolve(srtName);
     if (Files.isRegularFile(dbSrt)) {
       return new Choice(
-          SrtFile.parse(dbSrt),
-          "sort directories from " + dbSrt + " (found " + srtName + " in the current directory)");
+          SrtFile.parse(dbSrt, Path.of(srtName)),
+          "sort directories from " + srtName + " (found " + srtName + " in the current directory)");
     }
     if (tempDir != null) {
       Path t = currentDir.resolve(tempDir);

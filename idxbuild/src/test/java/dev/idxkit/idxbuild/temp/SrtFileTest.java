@@ -118,17 +118,24 @@ class SrtFileTest {
             f
                 + ":2: directory "
                 + missing
-                + " does not exist\n"
+                + " does not exist (create it: mkdir -p "
+                + missing
+                + ")\n"
                 + f
                 + ":4: "
                 + file
-                + " is not a directory")
+                + " is not a directory (name a directory on this line)")
         .satisfies(
             e ->
                 assertThat(((SrtFileException) e).problems())
                     .containsExactly(
-                        f + ":2: directory " + missing + " does not exist",
-                        f + ":4: " + file + " is not a directory"));
+                        f
+                            + ":2: directory "
+                            + missing
+                            + " does not exist (create it: mkdir -p "
+                            + missing
+                            + ")",
+                        f + ":4: " + file + " is not a directory (name a directory on this line)"));
   }
 
   @Test
@@ -150,7 +157,13 @@ class SrtFileTest {
       Path f = write("idx.srt", "0 " + ro + "\n");
       assertThatThrownBy(() -> SrtFile.parse(f).validate())
           .isInstanceOf(SrtFileException.class)
-          .hasMessage(f + ":1: directory " + ro + " is not writable (permission denied)");
+          .hasMessage(
+              f
+                  + ":1: directory "
+                  + ro
+                  + " is not writable (permission denied; fix: chmod u+w "
+                  + ro
+                  + ")");
     } finally {
       Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("rwxr-xr-x"));
     }
@@ -164,7 +177,12 @@ class SrtFileTest {
     srt.validate();
     Path missing = tmp.resolve("gone");
     assertThatThrownBy(() -> SrtFile.ofDirectory(missing).validate())
-        .hasMessage("sort directory: directory " + missing + " does not exist");
+        .hasMessage(
+            "sort directory: directory "
+                + missing
+                + " does not exist (create it: mkdir -p "
+                + missing
+                + ")");
   }
 
   @Test

@@ -41,7 +41,9 @@ class SrtSourceTest {
   void relativeExplicitFileIsResolvedAgainstTheCurrentDirectory() throws IOException {
     Files.writeString(cwd.resolve("rel.srt"), "0 " + dbSrtDir + "\n");
     SrtSource.Choice c = SrtSource.resolve(Path.of("rel.srt"), "tpch", cwd, null);
-    assertThat(c.srt().file()).isEqualTo(cwd.resolve("rel.srt"));
+    // Read from the current directory, named in messages as given.
+    assertThat(c.srt().entries()).containsExactly(new SrtFile.Entry(0, dbSrtDir, 1));
+    assertThat(c.srt().file()).isEqualTo(Path.of("rel.srt"));
   }
 
   @Test
@@ -60,7 +62,8 @@ class SrtSourceTest {
     SrtSource.Choice c = SrtSource.resolve(null, "/data/db/tpch", cwd, tDir);
     assertThat(c.srt().entries()).containsExactly(new SrtFile.Entry(0, dbSrtDir, 1));
     assertThat(c.description())
-        .isEqualTo("sort directories from " + dbSrt + " (found tpch.srt in the current directory)");
+        .isEqualTo("sort directories from tpch.srt (found tpch.srt in the current directory)");
+    assertThat(dbSrt).exists();
   }
 
   @Test
@@ -76,7 +79,12 @@ class SrtSourceTest {
                 + " directory)");
     Path gone = tmp.resolve("gone");
     assertThatThrownBy(() -> SrtSource.resolve(null, "tpch", cwd, gone).srt().validate())
-        .hasMessage("-T directory: directory " + gone + " does not exist");
+        .hasMessage(
+            "-T directory: directory "
+                + gone
+                + " does not exist (create it: mkdir -p "
+                + gone
+                + ")");
   }
 
   @Test
@@ -93,9 +101,10 @@ class SrtSourceTest {
 
   @Test
   void malformedDbSrtIsReportedNotSkipped() throws IOException {
-    Path dbSrt = Files.writeString(cwd.resolve("tpch.srt"), "lots " + dbSrtDir + "\n");
+    Files.writeString(cwd.resolve("tpch.srt"), "lots " + dbSrtDir + "\n");
+    // Named as the user knows it: the file in the current directory.
     assertThatThrownBy(() -> SrtSource.resolve(null, "tpch", cwd, tDir))
         .isInstanceOf(SrtFileException.class)
-        .hasMessage(dbSrt + ":1: size limit 'lots' is not a number (expected: KB, 0 for no limit)");
+        .hasMessage("tpch.srt:1: size limit 'lots' is not a number (expected: KB, 0 for no limit)");
   }
 }

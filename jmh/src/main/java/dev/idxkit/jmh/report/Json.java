@@ -1,74 +1,57 @@
 package dev.idxkit.jmh.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.math.BigDecimal;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal JSON writer for the result files: maps (keys in their order), lists, strings, numbers,
- * booleans and null, pretty-printed with two-space indents. Not a general library - it writes what
- * {@link ResultWriter} gives it, and nothing in idxkit parses JSON from here.
+ * The result files' JSON, written by Jackson: maps (keys in their order), lists, strings, numbers,
+ * booleans and null, pretty-printed with two-space indents. Numbers stay in plain decimal notation
+ * ({@code 10000000}, not {@code 1.0E7}): doubles go out as {@link BigDecimal}s, which Jackson is
+ * told to write plain. Nothing in idxkit parses JSON from here.
  */
 final class Json {
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+
   private Json() {}
 
   static String write(Object value) {
-    StringBuilder sb = new StringBuilder();
-    write(sb, value, 0);
-    return sb.append('\n').toString();
-  }
-
-  private static void write(StringBuilder sb, Object v, int indent) {
-    if (v == null) {
-      sb.append("null");
-    } else if (v instanceof String s) {
-      string(sb, s);
-    } else if (v instanceof Boolean b) {
-      sb.append(b);
-    } else if (v instanceof Number n) {
-      sb.append(number(n));
-    } else if (v instanceof Map<?, ?> m) {
-      object(sb, m, indent);
-    } else if (v instanceof List<?> l) {
-      array(sb, l, indent);
-    } else {
-      throw new IllegalArgumentException("cannot write a " + v.getClass().getName() + " as JSON");
+    try {
+      return MAPPER.writer(new DefaultPrettyPrinter()).writeValueAsString(plain(value)) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("cannot write the results as JSON: " + e.getMessage(), e);
     }
   }
 
-  private static void object(StringBuilder sb, Map<?, ?> m, int indent) {
-    if (m.isEmpty()) {
-      sb.append("{}");
-      return;
+  /** A copy of {@code v} with every double as a plain-decimal {@link BigDecimal}. */
+  private static Object plain(Object v) {
+    if (v == null || v instanceof String || v instanceof Boolean) {
+      return v;
     }
-    sb.append("{\n");
-    Iterator<? extends Map.Entry<?, ?>> it = m.entrySet().iterator();
-    while (it.hasNext()) {
-      Map.Entry<?, ?> e = it.next();
-      pad(sb, indent + 1);
-      string(sb, String.valueOf(e.getKey()));
-      sb.append(": ");
-      write(sb, e.getValue(), indent + 1);
-      sb.append(it.hasNext() ? ",\n" : "\n");
+    if (v instanceof Number n) {
+      return n instanceof Double || n instanceof Float ? new BigDecimal(number(n)) : n;
     }
-    pad(sb, indent);
-    sb.append('}');
-  }
-
-  private static void array(StringBuilder sb, List<?> l, int indent) {
-    if (l.isEmpty()) {
-      sb.append("[]");
-      return;
+    if (v instanceof Map<?, ?> m) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      m.forEach((k, x) -> out.put(String.valueOf(k), plain(x)));
+      return out;
     }
-    sb.append("[\n");
-    for (int i = 0; i < l.size(); i++) {
-      pad(sb, indent + 1);
-      write(sb, l.get(i), indent + 1);
-      sb.append(i + 1 < l.size() ? ",\n" : "\n");
+    if (v instanceof List<?> l) {
+      List<Object> out = new ArrayList<>(l.size());
+      l.forEach(x -> out.add(plain(x)));
+      return out;
     }
-    pad(sb, indent);
-    sb.append(']');
+    throw new IllegalArgumentException("cannot write a " + v.getClass().getName() + " as JSON");
   }
 
   /** Numbers in plain decimal notation: {@code 10000000}, not {@code 1.0E7}. */
@@ -84,31 +67,5 @@ final class Json {
       return b.toPlainString();
     }
     return n.toString();
-  }
-
-  private static void string(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            sb.append(String.format("\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    sb.append('"');
-  }
-
-  private static void pad(StringBuilder sb, int indent) {
-    sb.append("  ".repeat(indent));
   }
 }

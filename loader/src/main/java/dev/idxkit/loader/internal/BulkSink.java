@@ -33,10 +33,16 @@ public final class BulkSink implements RowSink {
   private HeapAppender appender;
   private boolean closed;
 
-  public BulkSink(Database db, TableInfo table, String key) {
+  private final RowLines lines;
+
+  /**
+   * @param lines where each appended row's input line is recorded, for duplicate-key rejects
+   */
+  public BulkSink(Database db, TableInfo table, String key, RowLines lines) {
     this.db = db;
     this.table = table;
     this.key = key;
+    this.lines = lines;
   }
 
   /**
@@ -65,7 +71,7 @@ public final class BulkSink implements RowSink {
   public RejectedRow append(RecordBatch batch, int i) {
     EncodedBatch b = (EncodedBatch) batch;
     int start = b.start(i);
-    appender.appendRecord(b.data(), start, b.end(i) - start);
+    lines.add(appender.appendRecord(b.data(), start, b.end(i) - start), b.line(i));
     return null;
   }
 

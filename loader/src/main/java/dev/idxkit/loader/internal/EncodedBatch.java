@@ -23,6 +23,7 @@ public final class EncodedBatch implements RecordBatch {
   private final int count;
   private final byte[] data;
   private final int[] end;
+  private final long[] line;
   private final long[] resumeOffset;
   private final long[] resumeLine;
   private final RejectedRow[] rejects;
@@ -33,6 +34,7 @@ public final class EncodedBatch implements RecordBatch {
       int count,
       byte[] data,
       int[] end,
+      long[] line,
       long[] resumeOffset,
       long[] resumeLine,
       RejectedRow[] rejects,
@@ -41,6 +43,7 @@ public final class EncodedBatch implements RecordBatch {
     this.count = count;
     this.data = data;
     this.end = end;
+    this.line = line;
     this.resumeOffset = resumeOffset;
     this.resumeLine = resumeLine;
     this.rejects = rejects;
@@ -58,6 +61,7 @@ public final class EncodedBatch implements RecordBatch {
     List<InputRecord> records = batch.records();
     int n = records.size();
     int[] end = new int[n];
+    long[] line = new long[n];
     long[] resumeOffset = new long[n];
     long[] resumeLine = new long[n];
     RejectedRow[] rejects = null;
@@ -69,6 +73,7 @@ public final class EncodedBatch implements RecordBatch {
       InputRecord r = records.get(i);
       RejectedRow reject = null;
       if (r instanceof InputRow row) {
+        line[i] = row.line();
         resumeOffset[i] = row.resumeOffset();
         resumeLine[i] = row.resumeLine();
         String tooLong = checker == null ? null : checker.check(row.values());
@@ -89,6 +94,7 @@ public final class EncodedBatch implements RecordBatch {
         }
       } else {
         reject = (RejectedRow) r;
+        line[i] = reject.line();
         resumeOffset[i] = reject.resumeOffset();
         resumeLine[i] = reject.resumeLine();
       }
@@ -101,7 +107,7 @@ public final class EncodedBatch implements RecordBatch {
       end[i] = length;
     }
     return new EncodedBatch(
-        n, data, end, resumeOffset, resumeLine, rejects, parseCpuNanos, clock.now() - t0);
+        n, data, end, line, resumeOffset, resumeLine, rejects, parseCpuNanos, clock.now() - t0);
   }
 
   private static RejectedRow reject(InputRow row, String reason) {
@@ -131,6 +137,11 @@ public final class EncodedBatch implements RecordBatch {
   /** Where record {@code i} ends in {@link #data()}. */
   public int end(int i) {
     return end[i];
+  }
+
+  @Override
+  public long line(int i) {
+    return line[i];
   }
 
   @Override

@@ -5,10 +5,12 @@ import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.KeyTooLongException;
+import dev.idxkit.core.Row;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.loader.input.InputRow;
 import dev.idxkit.loader.input.RejectedRow;
+import java.util.List;
 
 /**
  * Live mode's sink: each row inserted through a {@link Transaction} into the heap and every active
@@ -32,10 +34,17 @@ public final class LiveSink implements RowSink {
   private Transaction txn;
   private boolean closed;
 
-  public LiveSink(Database db, Table table, String key) {
+  private final RowLines lines;
+
+  /**
+   * @param lines where each inserted row's input line is recorded, so that a duplicate names the
+   *     line of the row kept
+   */
+  public LiveSink(Database db, Table table, String key, RowLines lines) {
     this.db = db;
     this.table = table;
     this.key = key;
+    this.lines = lines;
   }
 
   @Override
@@ -50,12 +59,31 @@ public final class LiveSink implements RowSink {
       txn = db.begin(Durability.OFF);
     }
     try {
-      txn.insert(table, row.values());
+      lines.add(txn.insert(table, row.values()), row.line());
       return null;
-    } catch (DuplicateKeyException | KeyTooLongException | InvalidInputException e) {
+    } catch (DuplicateKeyException e) {
+      return new RejectedRow(
+          row.line(),
+          null,
+          null,
+          DuplicateText.reason(e.index(), e.key(), keptLine(e.index(), row.values())),
+          row.resumeOffset(),
+          row.resumeLine());
+    } catch (KeyTooLongException | InvalidInputException e) {
       return new RejectedRow(
           row.line(), null, null, e.getMessage(), row.resumeOffset(), row.resumeLine());
     }
+  }
+
+  /** The input line of the row that holds the key {@code values} has in {@code index}. */
+  private long keptLine(String index, Object[] values) {
+    int[] columns = db.catalog().index(index).columns();
+    Object[] key = new Object[columns.length];
+    for (int c = 0; c < columns.length; c++) {
+      key[c] = values[columns[c]];
+    }
+    List<Row> kept = txn.lookup(db.index(index), key);
+    return kept.isEmpty() ? DuplicateText.UNKNOWN : lines.line(kept.get(0).rid());
   }
 
   @Override

@@ -172,6 +172,33 @@ public final class LoadLoop {
     if (rejectFile != null) {
       rejectFile.write(r);
     }
+    return tooManyRejects();
+  }
+
+  /**
+   * A row already in the table is a reject after all (a duplicate key the index build found): it is
+   * counted and written to the reject file like any other, and the load's counts lose a row.
+   * Returns the durable state with those counts, for the caller to store in the transaction that
+   * deletes the row, so that a resume or restart sees the table as it is.
+   */
+  public ResumeState rejectLoaded(RejectedRow r) {
+    reject(r);
+    rows--;
+    runRows--;
+    long rejectLength = rejectFile == null ? -1 : rejectFile.checkpoint();
+    durable =
+        durable.withProgress(
+            durable.resume(),
+            durable.recordsRead(),
+            durable.rowsLoaded() - 1,
+            durable.rejected() + 1,
+            durable.tableRowsNow() - 1,
+            rejectLength);
+    return durable;
+  }
+
+  /** True once the rejects are more than {@code --max-errors} allows. */
+  public boolean tooManyRejects() {
     return options.maxErrors() >= 0 && rejects > options.maxErrors();
   }
 

@@ -1,0 +1,67 @@
+package dev.idxkit.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idxkit.core.InvalidInputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every refusal is bad input naming the option, the path and what is wrong, in plain words. */
+class PathChecksTest {
+  @TempDir Path tmp;
+
+  @Test
+  void outputFiles() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("sort1"));
+    assertThatThrownBy(() -> PathChecks.outputFile(dir, "--json"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--json " + dir + " : is a directory (expected: a file name)");
+    Path orphan = tmp.resolve("nodir").resolve("r.json");
+    assertThatThrownBy(() -> PathChecks.outputFile(orphan, "--reject"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage(
+            "--reject " + orphan + " : directory " + orphan.getParent() + " does not exist");
+    Path file = Files.writeString(tmp.resolve("f.txt"), "x");
+    assertThatThrownBy(() -> PathChecks.outputFile(file.resolve("x"), "--json"))
+        .hasMessageContaining("is not a directory");
+    PathChecks.outputFile(tmp.resolve("new.json"), "--json");
+    PathChecks.outputFile(file, "--json"); // replaced: allowed
+  }
+
+  @Test
+  void inputFiles() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("sort1"));
+    assertThatThrownBy(() -> PathChecks.inputFile(dir, "--csv"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("--csv " + dir + " : is a directory (expected: a file)");
+    assertThatThrownBy(() -> PathChecks.inputFile(tmp.resolve("none.csv"), "--csv"))
+        .hasMessageEndingWith(" : does not exist");
+    PathChecks.inputFile(Files.writeString(tmp.resolve("a.csv"), "x"), "--csv");
+  }
+
+  @Test
+  void outputDirectories() throws IOException {
+    Path file = Files.writeString(tmp.resolve("f.txt"), "x");
+    assertThatThrownBy(() -> PathChecks.outputDirectory(file, "--out"))
+        .hasMessage("--out " + file + " : is a file (expected: a directory)");
+    assertThatThrownBy(() -> PathChecks.outputDirectory(tmp.resolve("a/b"), "--out"))
+        .hasMessageContaining("does not exist");
+    PathChecks.outputDirectory(tmp.resolve("new"), "--out");
+  }
+
+  @Test
+  void exceptionNamesBecomePlainWords() {
+    assertThat(
+            Failures.oneLine("cannot read sort1 at offset 0: java.io.IOException: Is a directory"))
+        .isEqualTo("cannot read sort1 at offset 0: Is a directory");
+    assertThat(Failures.oneLine("cannot open x: java.nio.file.NoSuchFileException: x"))
+        .isEqualTo("cannot open x: no such file or directory: x");
+    assertThat(Failures.oneLine("write failed: FileSystemException: sort1: Is a directory"))
+        .isEqualTo("write failed: sort1: Is a directory");
+    assertThat(Failures.oneLine("Error in line 3")).isEqualTo("Error in line 3");
+  }
+}
