@@ -37,7 +37,8 @@ import net.openhft.chronicle.bytes.BytesStore;
  * manifest is JSON.
  *
  * <p>Call order: {@link #merge} (it creates {@code db}, which must be new or empty, and returns
- * what it did; on failure the half-built database is left for the caller to delete).
+ * what it did). If it fails, the files it created are deleted again (the directory too, if it did
+ * not exist), so the same merge can simply be run again.
  *
  * <p>Steps:
  *
@@ -110,16 +111,39 @@ public final class ShardMerge {
         }
         shards.add(Database.open(dir, Database.DatabaseOptions.defaults().readOnly()));
       }
-      try (Database out =
+      boolean existed = Files.exists(dbDir);
+      Database out =
           Database.create(
-              dbDir, Database.DatabaseOptions.defaults().withPageSize(manifest.pageSize()))) {
+              dbDir, Database.DatabaseOptions.defaults().withPageSize(manifest.pageSize()));
+      boolean done = false;
+      try (out) {
         out.execute(manifest.schema().ddl(), "ddl");
-        return new Merger(manifest, shards, out).run();
+        Report r = new Merger(manifest, shards, out).run();
+        done = true;
+        return r;
+      } finally {
+        if (!done) {
+          removeCreated(dbDir, existed);
+        }
       }
     } finally {
       for (Database d : shards) {
         d.close();
       }
+    }
+  }
+
+  /** Deletes what a failed merge wrote into {@code dir} (it was empty or did not exist). */
+  private static void removeCreated(Path dir, boolean existed) {
+    try (var walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        if (existed && p.equals(dir)) {
+          continue;
+        }
+        Files.deleteIfExists(p);
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // Best effort: the merge's own failure is what the caller must see.
     }
   }
 
