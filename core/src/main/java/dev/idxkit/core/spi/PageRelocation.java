@@ -1,7 +1,4 @@
-package dev.idxkit.core.record;
-
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageType;
+package dev.idxkit.core.spi;
 
 /**
  * Moves a heap or overflow page to another page number in another database of the same page size by
@@ -42,7 +39,7 @@ public final class PageRelocation {
   }
 
   /** Page numbers of the overflow chain that heap slot {@code slot} points at, in chain order. */
-  public static long[] overflowChain(dev.idxkit.core.page.PageAccess access, Page heap, int slot) {
+  public static long[] overflowChain(dev.idxkit.core.spi.PageAccess access, Page heap, int slot) {
     long first = Overflow.stubFirstPage(heap, slot);
     int len = Overflow.stubLength(heap, slot);
     int n = (int) Overflow.pagesFor(heap.size(), len);

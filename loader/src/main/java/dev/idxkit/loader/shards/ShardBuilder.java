@@ -4,18 +4,19 @@ import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
-import dev.idxkit.core.HeapAppender;
 import dev.idxkit.core.IdxkitException;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.InvalidInputException;
-import dev.idxkit.core.btree.BuildResult;
-import dev.idxkit.core.btree.TreeBuilder;
-import dev.idxkit.core.btree.TreeStats;
-import dev.idxkit.core.key.KeyEncoder;
-import dev.idxkit.core.key.Keys;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
+import dev.idxkit.core.TreeStats;
 import dev.idxkit.core.schema.ColumnDef;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.spi.BuildResult;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
+import dev.idxkit.core.spi.HeapAppender;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.KeyEncoder;
+import dev.idxkit.core.spi.Keys;
+import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.idxbuild.IndexRebuild;
 import dev.idxkit.idxbuild.RebuildListener;
 import dev.idxkit.idxbuild.RebuildOptions;
@@ -96,7 +97,7 @@ public final class ShardBuilder implements AutoCloseable {
         java.util.stream.IntStream.range(0, table.def().columns().size())
             .filter(i -> !table.def().columns().get(i).nullable())
             .toArray();
-    this.bulk = db.store().beginBulk();
+    this.bulk = Engine.of(db).beginBulk();
     try {
       for (IndexInfo ix : table.indexes()) {
         IndexState s = bulk.meta().index(ix.id());

@@ -1,7 +1,7 @@
 package dev.idxkit.loader.shards;
 
-import dev.idxkit.core.btree.TreeCursor;
-import dev.idxkit.core.key.Keys;
+import dev.idxkit.core.spi.Keys;
+import dev.idxkit.core.spi.TreeEntries;
 import dev.idxkit.idxbuild.sort.EntrySource;
 
 /**
@@ -12,15 +12,14 @@ import dev.idxkit.idxbuild.sort.EntrySource;
  * <p>Memory: one entry buffer, reused ({@code scratchEntry}); the cursor holds one leaf.
  */
 final class ShardEntries implements EntrySource {
-  private final TreeCursor cursor;
+  private final TreeEntries tree;
   private final long offset;
   private final byte[] scratchEntry;
-  private boolean started;
   private boolean done;
   private int length;
 
-  ShardEntries(TreeCursor cursor, long pageOffset, int maxEntry) {
-    this.cursor = cursor;
+  ShardEntries(TreeEntries tree, long pageOffset, int maxEntry) {
+    this.tree = tree;
     this.offset = pageOffset;
     this.scratchEntry = new byte[maxEntry];
   }
@@ -30,13 +29,11 @@ final class ShardEntries implements EntrySource {
     if (done) {
       return false;
     }
-    boolean on = started ? cursor.next() : cursor.first();
-    started = true;
-    if (!on) {
+    if (!tree.next()) {
       done = true;
       return false;
     }
-    length = cursor.copyEntry(scratchEntry, 0);
+    length = tree.copyEntry(scratchEntry, 0);
     if (offset != 0) {
       long rid = Keys.rid(scratchEntry, 0, length);
       Keys.putRid(scratchEntry, length, ShardMerge.remap(rid, offset));

@@ -5,22 +5,23 @@ import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.core.IdxkitException;
+import dev.idxkit.core.IndexStatus;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.Rid;
-import dev.idxkit.core.btree.BTree;
-import dev.idxkit.core.btree.BuildResult;
-import dev.idxkit.core.btree.TreeBuilder;
-import dev.idxkit.core.key.Keys;
-import dev.idxkit.core.meta.IndexState;
-import dev.idxkit.core.meta.IndexStatus;
-import dev.idxkit.core.meta.MetaState;
-import dev.idxkit.core.meta.PageRuns;
-import dev.idxkit.core.meta.TableState;
-import dev.idxkit.core.page.Page;
-import dev.idxkit.core.page.PageAccess;
-import dev.idxkit.core.record.HeapPage;
-import dev.idxkit.core.record.PageRelocation;
-import dev.idxkit.core.txn.BulkWrite;
+import dev.idxkit.core.spi.BuildResult;
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
+import dev.idxkit.core.spi.HeapPage;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.Keys;
+import dev.idxkit.core.spi.MetaState;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageAccess;
+import dev.idxkit.core.spi.PageRelocation;
+import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.TableState;
+import dev.idxkit.core.spi.TreeBuilder;
+import dev.idxkit.core.spi.TreeEntries;
 import dev.idxkit.idxbuild.sort.LoserTree;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -184,11 +185,11 @@ public final class ShardMerge {
       this.offsets = new long[shards.size()];
       for (int i = 0; i < shards.size(); i++) {
         Database s = shards.get(i);
-        if (s.store().pageSize() != manifest.pageSize()) {
+        if (Engine.of(s).pageSize() != manifest.pageSize()) {
           throw new InvalidInputException(
               s.dir()
                   + ": page size "
-                  + s.store().pageSize()
+                  + Engine.of(s).pageSize()
                   + " (expected: "
                   + manifest.pageSize()
                   + " as the manifest says)");
@@ -205,7 +206,7 @@ public final class ShardMerge {
       Map<String, Long> entries = new LinkedHashMap<>();
       long heapPages;
       long t1;
-      try (BulkWrite bulk = out.store().beginBulk()) {
+      try (BulkWrite bulk = Engine.of(out).beginBulk()) {
         heapPages = copyHeaps(bulk);
         t1 = System.nanoTime();
         for (IndexInfo ix : table.indexes()) {
@@ -246,7 +247,7 @@ public final class ShardMerge {
       try (BulkWrite.Stream stream = bulk.stream(area)) {
         for (int i = 0; i < shards.size(); i++) {
           Database shard = shards.get(i);
-          MetaState meta = shard.store().meta();
+          MetaState meta = Engine.of(shard).meta();
           TableState ts = meta.table(table.id());
           long hwm = meta.hwm(area);
           if (ts == null || ts.rows() == 0 || hwm <= 1) {
@@ -260,7 +261,7 @@ public final class ShardMerge {
           }
           long offset = run.start() - 1;
           offsets[i] = offset;
-          PageAccess src = shard.store().committedPages(area);
+          PageAccess src = Engine.of(shard).committedPages(area);
           BitSet used = usedPages(src, ts.pages(), hwm);
           for (long p = 1; p < hwm; p++) {
             if (!used.get((int) p)) {
@@ -337,21 +338,22 @@ public final class ShardMerge {
 
     private ShardEntries entries(int shard, IndexInfo ix) {
       Database s = shards.get(shard);
-      IndexState st = s.store().meta().index(ix.id());
+      IndexState st = Engine.of(s).meta().index(ix.id());
       if (st == null || !st.active()) {
         throw new InvalidInputException(
             s.dir() + ": index " + ix.name() + " is not active in the shard (was it finished?)");
       }
-      BTree tree = new BTree(s.store().committedPages(ix.area()), st.root(), ix.name());
-      return new ShardEntries(tree.cursor(), offsets[shard], manifest.pageSize() / 4 + 16);
+      TreeEntries tree =
+          TreeEntries.open(Engine.of(s).committedPages(ix.area()), st.root(), ix.name());
+      return new ShardEntries(tree, offsets[shard], manifest.pageSize() / 4 + 16);
     }
 
     /** The DDL created an empty tree for every index; the merged trees replace it. */
     private static void freeOldTree(BulkWrite bulk, IndexInfo ix) {
       IndexState old = bulk.meta().index(ix.id());
       if (old != null && old.root() != 0) {
-        new BTree(bulk.publishedPages(ix.area()), old.root(), ix.name())
-            .forEachPage(p -> bulk.freePage(ix.area(), p));
+        bulk.forEachPublishedTreePage(
+            ix.area(), old.root(), ix.name(), p -> bulk.freePage(ix.area(), p));
       }
     }
   }
