@@ -53,9 +53,12 @@ final class ShardReader {
     byte[] high = range.to() == null ? null : Keys.successor(enc.encodePrefix(range.to()));
     List<String> names = new ArrayList<>();
     for (ManifestShard s : m.shards()) {
+      if (s.isEmpty()) {
+        continue;
+      }
       boolean below = low != null && Keys.compare(s.lastKey(), low) < 0;
       boolean above = high != null && Keys.compare(s.firstKey(), high) >= 0;
-      if (!s.isEmpty() && !below && !above) {
+      if (!below && !above) {
         names.add(s.name());
       }
     }
