@@ -85,11 +85,14 @@ public final class ShardBench {
             perStage.append(
                 String.format(
                     Locale.ROOT,
-                    "%n    stage %d (%d tasks) %s: %.1f s",
+                    "%n    stage %d (%d tasks) %s: %.1f s, task time %.1f s, shuffle written %,d"
+                        + " bytes",
                     s.stageId(),
                     s.numTasks(),
                     s.name(),
-                    ms / 1e3));
+                    ms / 1e3,
+                    s.taskMetrics().executorRunTime() / 1e3,
+                    s.taskMetrics().shuffleWriteMetrics().bytesWritten()));
           }
         }
         ShardMerge.Report r = ShardMerge.merge(out, merged);
