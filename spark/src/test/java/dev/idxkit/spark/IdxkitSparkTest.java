@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The issue's local-mode checks, on one {@code local[2,2]} session: TPC-H lineitem at SF 0.05
- * (300,572 rows, six indexes) generated as a DataFrame, written as 4 shards; every shard passes
+ * (299,814 rows, six indexes) generated as a DataFrame, written as 4 shards; every shard passes
  * {@code check}; the shards hold exactly the rows {@code idxkit load} loads from the same
  * generator; {@code merge-shards} gives the database the load builds, every index entry for entry;
  * a task that fails its first attempt is retried and leaves one shard per range and no litter; bad
