@@ -10,6 +10,7 @@ import dev.idxkit.cli.commands.GetCommand;
 import dev.idxkit.cli.commands.IdxbuildCommand;
 import dev.idxkit.cli.commands.InfoCommand;
 import dev.idxkit.cli.commands.LoadCommand;
+import dev.idxkit.cli.commands.MergeShardsCommand;
 import dev.idxkit.cli.commands.ScanCommand;
 import dev.idxkit.cli.commands.ServeCommand;
 import java.io.Console;
@@ -63,6 +64,7 @@ import picocli.CommandLine.Spec;
       GetCommand.class,
       ScanCommand.class,
       DumpCommand.class,
+      MergeShardsCommand.class,
       ServeCommand.class,
       BenchCommand.class,
       AutoComplete.GenerateCompletion.class

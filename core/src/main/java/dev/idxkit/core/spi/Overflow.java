@@ -245,7 +245,7 @@ public final class Overflow {
     return read(access, stubFirstPage(heap, slot), len);
   }
 
-  private static int stubOffset(Page heap, int slot) {
+  static int stubOffset(Page heap, int slot) {
     if (!HeapPage.isOverflow(heap, slot)) {
       throw new IllegalArgumentException(
           "slot : " + slot + " of page " + heap.pageNo() + " (expected: an overflow stub)");

@@ -117,6 +117,11 @@ public final class Page {
     putLong(OFF_PAGE_NO, pageNo);
   }
 
+  /** Changes the page number in the header, keeping the rest (for relocating a page's copy). */
+  public void renumber(long pageNo) {
+    putLong(OFF_PAGE_NO, pageNo);
+  }
+
   /** Changes the type byte, keeping the rest of the header. */
   public void setType(PageType type) {
     putU8(OFF_TYPE, type.code());

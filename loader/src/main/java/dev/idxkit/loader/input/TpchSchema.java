@@ -175,13 +175,16 @@ public enum TpchSchema {
     return rows;
   }
 
-  /** The generator for one part (1-based), yielding entities in row order. */
-  Iterable<? extends TpchEntity> generator(double scaleFactor, int part, int partCount) {
+  /**
+   * The generator for one part (1-based), yielding entities in row order. Public for the Spark
+   * module, which generates the parts of a DataFrame on its executors.
+   */
+  public Iterable<? extends TpchEntity> generator(double scaleFactor, int part, int partCount) {
     return generatorTable.createGenerator(scaleFactor, part, partCount);
   }
 
   /** A generated entity as a row in {@link #columns()} order. */
-  Object[] toRow(TpchEntity e) {
+  public Object[] toRow(TpchEntity e) {
     return toRow.apply(e);
   }
 
