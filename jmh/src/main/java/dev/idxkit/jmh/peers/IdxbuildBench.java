@@ -316,7 +316,7 @@ public final class IdxbuildBench {
       Database db, Config c, ResultSheet sheet, PrintStream out, RebuildReport rep, Path scratch)
       throws Exception {
     int threads = c.threads().stream().max(Integer::compare).orElseThrow();
-    long bytes = rep.pagesWritten() * db.store().pageSize();
+    long bytes = rep.pagesWritten() * db.stats().pageSize();
     IdxbuildFloor.Result f =
         IdxbuildFloor.measure(db.dir().resolve("data.area"), rep.keys(), bytes, scratch, threads);
     sheet.add("floor", "read", "total", f.readSeconds(), "s");
