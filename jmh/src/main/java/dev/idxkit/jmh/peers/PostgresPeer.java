@@ -28,6 +28,8 @@ import org.postgresql.PGConnection;
  * count the driver only.
  */
 final class PostgresPeer extends SqlPeer {
+  static final String NAME = "postgres";
+
   private PostgresCluster cluster;
   private String version = "?";
 
@@ -37,7 +39,7 @@ final class PostgresPeer extends SqlPeer {
 
   @Override
   String name() {
-    return "postgres";
+    return NAME;
   }
 
   /** The cluster's settings for a budget of {@code cacheBytes} and {@code threads} sorters. */
