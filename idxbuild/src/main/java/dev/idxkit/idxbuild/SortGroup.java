@@ -116,15 +116,18 @@ final class SortGroup {
   }
 
   /**
-   * A scan worker's buffer is full: it is sorted, then kept in memory (compacted into sorted order)
-   * while the group's memory allows, else written as a run. Returns the buffer the worker goes on
-   * filling.
+   * A scan worker's buffer is full: it is sorted, then kept in memory (compacted into sorted order,
+   * its old arena handed to the buffer the worker fills next) while the group's memory allows, else
+   * written as a run. Returns the buffer the worker goes on filling.
    */
   EntryBuffer full(EntryBuffer b) {
     b.sort();
-    if (reserve(b.bytesUsed())) {
-      keepInMemory(b);
-      return newBuffer();
+    if (reserve(b.bytesWhenCompact())) {
+      EntryBuffer next = b.compactAndRenew();
+      synchronized (this) {
+        inMemory.add(b);
+      }
+      return next;
     }
     writeRun(b);
     b.clear();

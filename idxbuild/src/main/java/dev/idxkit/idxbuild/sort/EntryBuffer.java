@@ -26,9 +26,12 @@ import java.util.Arrays;
  * Each entry has a 16-byte pair at the top: its 8-byte normalized prefix ({@link Keys#prefix8},
  * computed by {@code add} while the bytes are in cache) and where its bytes are. The sort ({@link
  * PrefixSort}: MSD radix on the prefix, then full comparison of equal-prefix runs) permutes those
- * pairs only; entry bytes do not move (only {@link #compact()} moves them, into sorted order).
- * Pairs are native-order longs read through a {@code VarHandle}; a new pair goes below the others,
- * so before sorting the pairs are in reverse order of arrival.
+ * pairs only; entry bytes do not move (only {@link #compact()} moves them, into sorted order). When
+ * every entry has the same length and the entries came in non-decreasing RID order (their last 8
+ * bytes), as a scan buffer's do, {@link ArrivalOrderSort} sorts on the key part alone with a stable
+ * LSD radix instead; {@code add} tracks both conditions as entries come. Pairs are native-order
+ * longs read through a {@code VarHandle}; a new pair goes below the others, so before sorting the
+ * pairs are in reverse order of arrival.
  *
  * <p>Memory: {@link #bytesUsed()} = entry bytes + {@value #INDEX_BYTES_PER_ENTRY} bytes per entry,
  * and {@code add} refuses an entry that would take it past the capacity, so the buffer fills to its
@@ -45,6 +48,9 @@ public final class EntryBuffer {
 
   private static final int MIN_ARENA = 64 * 1024;
   private static final byte[] NO_BYTES = {};
+  private static final java.lang.invoke.VarHandle RID =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.BIG_ENDIAN);
 
   private final long capacity;
   private byte[] arena = NO_BYTES;
@@ -53,6 +59,16 @@ public final class EntryBuffer {
   private boolean sorted = true;
   private boolean prefixesLoaded = true;
   private int growths;
+  // While every entry has the same length and came with a RID (last 8 bytes) no lower than the one
+  // before, and nothing has reordered the pairs, ArrivalOrderSort can sort on the key part alone.
+  private int fixedLength = -1; // -1: no entry yet; -2: lengths differ
+  private boolean ridOrder = true;
+  private boolean arrivalOrder = true;
+  private long lastRid;
+  private boolean sortedByArrival;
+  // After compact() of entries that all have one length: that length, and the arena holds the
+  // entries alone, entry i at i * stride (no pairs). 0: the pairs are in use.
+  private int stride;
 
   public EntryBuffer(long capacityBytes) {
     if (capacityBytes < 1024 || capacityBytes > MAX_CAPACITY) {
@@ -75,10 +91,14 @@ public final class EntryBuffer {
     if (need > capacity) {
       return false;
     }
+    if (stride > 0) {
+      restorePairs();
+    }
     if (need > arena.length) {
       grow(need);
     }
     System.arraycopy(b, off, arena, dataLen, len);
+    trackArrival(b, off, len);
     PrefixSort.putPair(
         arena,
         start() - INDEX_BYTES_PER_ENTRY,
@@ -95,9 +115,38 @@ public final class EntryBuffer {
     return add(entry, 0, entry.length);
   }
 
+  private void trackArrival(byte[] b, int off, int len) {
+    if (fixedLength != len) {
+      fixedLength = fixedLength == -1 ? len : -2;
+    }
+    if (ridOrder) {
+      if (len < 8) {
+        ridOrder = false;
+        return;
+      }
+      long rid = (long) RID.get(b, off + len - 8);
+      ridOrder = n == 0 || Long.compareUnsigned(rid, lastRid) >= 0;
+      lastRid = rid;
+    }
+  }
+
   /** Sorts the entries into unsigned byte order. Equal entries are all kept. */
   public void sort() {
+    sortedByArrival = false;
+    if (stride > 0) {
+      return; // compacted: in order, and nothing was added since (add restores the pairs)
+    }
     int base = start();
+    if (arrivalOrder && ridOrder && fixedLength > 0 && dataLen == n * fixedLength) {
+      arrivalOrder = false;
+      if (ArrivalOrderSort.sort(arena, base, n, fixedLength)) {
+        sortedByArrival = true;
+        prefixesLoaded = false;
+        sorted = true;
+        return;
+      }
+    }
+    arrivalOrder = false;
     if (!prefixesLoaded) {
       for (int i = 0; i < n; i++) {
         long r = PrefixSort.refAt(arena, base, i);
@@ -114,11 +163,45 @@ public final class EntryBuffer {
   /**
    * Rewrites the sorted entries into a new arena of exactly their size, in sorted order, so that
    * reading them streams through memory instead of jumping around the arena: a kept buffer is read
-   * once, in order, by the final merge. Costs one copy (the old arena lives until it is done).
+   * once, in order, by the final merge. Costs one copy (the old arena lives until it is done). When
+   * every entry has the same length the new arena holds the entries alone, without their 16-byte
+   * pairs ({@link #bytesWhenCompact()}): a kept scan buffer of short keys takes half the memory.
    */
   public void compact() {
+    compactInto();
+  }
+
+  /**
+   * {@link #compact()}, then a new empty buffer of the same capacity that takes over the arena this
+   * one let go: a scan worker keeps a full buffer and goes on filling its successor without
+   * allocating and growing a new arena.
+   */
+  public EntryBuffer compactAndRenew() {
+    byte[] old = compactInto();
+    EntryBuffer next = new EntryBuffer(capacity);
+    if (old != null && old.length <= capacity) {
+      next.arena = old;
+    }
+    return next;
+  }
+
+  /** The bytes this buffer will hold after {@link #compact()}. */
+  public long bytesWhenCompact() {
+    return isFixedLength() ? dataLen : dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
+  }
+
+  private boolean isFixedLength() {
+    return stride > 0 || (n > 0 && fixedLength > 0 && dataLen == (long) n * fixedLength);
+  }
+
+  /** Compacts; returns the arena replaced, or null when nothing was replaced. */
+  private byte[] compactInto() {
     checkSorted();
-    int pairs = INDEX_BYTES_PER_ENTRY * n;
+    if (stride > 0) {
+      return null;
+    }
+    boolean fixed = isFixedLength();
+    int pairs = fixed ? 0 : INDEX_BYTES_PER_ENTRY * n;
     byte[] next = new byte[dataLen + pairs];
     int base = start();
     int nextBase = next.length - pairs;
@@ -127,11 +210,35 @@ public final class EntryBuffer {
       long r = PrefixSort.refAt(arena, base, i);
       int len = PrefixSort.lengthOf(r);
       System.arraycopy(arena, PrefixSort.offsetOf(r), next, pos, len);
-      PrefixSort.putPair(next, nextBase, i, 0, PrefixSort.ref(pos, len));
+      if (!fixed) {
+        PrefixSort.putPair(next, nextBase, i, 0, PrefixSort.ref(pos, len));
+      }
       pos += len;
     }
+    byte[] old = arena;
     arena = next;
+    stride = fixed ? fixedLength : 0;
     prefixesLoaded = false; // a later sort() reloads them
+    arrivalOrder = false;
+    return old;
+  }
+
+  /** Back from the compact form to pairs, for an add after a compact: same sorted order. */
+  private void restorePairs() {
+    int pairs = INDEX_BYTES_PER_ENTRY * n;
+    byte[] next = new byte[(int) Math.min(capacity, Math.max(dataLen + pairs, 2L * arena.length))];
+    System.arraycopy(arena, 0, next, 0, dataLen);
+    int base = next.length - pairs;
+    for (int i = 0; i < n; i++) {
+      PrefixSort.putPair(next, base, i, 0, PrefixSort.ref(i * stride, stride));
+    }
+    arena = next;
+    stride = 0;
+  }
+
+  /** Where entry {@code i} (in the current order) is: {@code offset << 32 | length}. */
+  private long refOf(int i) {
+    return stride > 0 ? PrefixSort.ref(i * stride, stride) : PrefixSort.refAt(arena, start(), i);
   }
 
   public boolean isSorted() {
@@ -162,7 +269,7 @@ public final class EntryBuffer {
 
   /** Entry bytes plus {@value #INDEX_BYTES_PER_ENTRY} per entry: what counts against capacity. */
   public long bytesUsed() {
-    return dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
+    return stride > 0 ? dataLen : dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
   }
 
   public long capacity() {
@@ -179,7 +286,7 @@ public final class EntryBuffer {
     if (i < 0 || i >= n) {
       throw new IndexOutOfBoundsException("entry " + i + " of " + n);
     }
-    long r = PrefixSort.refAt(arena, start(), i);
+    long r = refOf(i);
     int o = PrefixSort.offsetOf(r);
     return Arrays.copyOfRange(arena, o, o + PrefixSort.lengthOf(r));
   }
@@ -190,10 +297,14 @@ public final class EntryBuffer {
     dataLen = 0;
     sorted = true;
     prefixesLoaded = true;
+    stride = 0;
+    fixedLength = -1;
+    ridOrder = true;
+    arrivalOrder = true;
   }
 
   private int start() {
-    return arena.length - INDEX_BYTES_PER_ENTRY * n;
+    return stride > 0 ? arena.length : arena.length - INDEX_BYTES_PER_ENTRY * n;
   }
 
   private void checkSorted() {
@@ -203,12 +314,11 @@ public final class EntryBuffer {
   }
 
   private int lowerBound(byte[] key) {
-    int base = start();
     int lo = 0;
     int hi = n;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      long r = PrefixSort.refAt(arena, base, mid);
+      long r = refOf(mid);
       int o = PrefixSort.offsetOf(r);
       if (Keys.compare(arena, o, PrefixSort.lengthOf(r), key, 0, key.length) < 0) {
         lo = mid + 1;
@@ -232,6 +342,11 @@ public final class EntryBuffer {
     growths++;
   }
 
+  /** Whether the last {@link #sort()} took the arrival-order path: a test's handle on it. */
+  boolean sortedByArrival() {
+    return sortedByArrival;
+  }
+
   /** How many times the arena was reallocated: a test's handle on the growth policy. */
   int growths() {
     return growths;
@@ -240,6 +355,7 @@ public final class EntryBuffer {
   /** Streams [lo, hi) of the pairs. */
   private final class Cursor implements EntrySource {
     private final int base = start();
+    private final int step = stride;
     private final byte[] data = arena;
     private int i;
     private final int end;
@@ -258,9 +374,14 @@ public final class EntryBuffer {
         return false;
       }
       i++;
-      long r = PrefixSort.refAt(data, base, i);
-      off = PrefixSort.offsetOf(r);
-      len = PrefixSort.lengthOf(r);
+      if (step > 0) {
+        off = i * step;
+        len = step;
+      } else {
+        long r = PrefixSort.refAt(data, base, i);
+        off = PrefixSort.offsetOf(r);
+        len = PrefixSort.lengthOf(r);
+      }
       return true;
     }
 

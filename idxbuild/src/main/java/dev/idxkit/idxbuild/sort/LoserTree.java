@@ -6,8 +6,10 @@ import java.util.List;
 
 /**
  * K-way merge of sorted {@link EntrySource}s with a tournament tree of losers (Knuth vol. 3,
- * 5.4.1): producing each entry costs about log2(k) comparisons, each on the cached 8-byte prefixes
- * first and on the full bytes only when the prefixes are equal.
+ * 5.4.1): producing each entry costs about log2(k) comparisons, each on two cached 8-byte prefixes
+ * (bytes 0..7 and 8..15, zero padded) first and on the full bytes only when both are equal. Two,
+ * because an index entry's first 8 bytes are mostly the index id and the high bytes every key
+ * shares: one prefix alone would send nearly every match of a merge to the byte compare.
  *
  * <p>Call order: {@code new LoserTree(sources)} (it owns them from then on); {@link #next()} until
  * false; {@link #close()}, which closes every source. Any mix of sources works: in-memory {@link
@@ -22,14 +24,15 @@ import java.util.List;
  * loses every match and is closed at once, releasing its buffers and files early. Equal entries
  * come out in source order, so the merge is stable.
  *
- * <p>Memory: per source a cached prefix, array reference, offset and length (about 40 bytes) plus
- * one int of tree. The current entry is the winning source's own buffer: nothing is copied.
+ * <p>Memory: per source two cached prefixes, array reference, offset and length (about 48 bytes)
+ * plus one int of tree. The current entry is the winning source's own buffer: nothing is copied.
  */
 public final class LoserTree implements EntrySource {
   private final EntrySource[] sources;
   private final int k;
   private final int[] tree;
   private final long[] prefix;
+  private final long[] prefix2;
   private final byte[][] arrays;
   private final int[] offsets;
   private final int[] lengths;
@@ -43,6 +46,7 @@ public final class LoserTree implements EntrySource {
     this.k = this.sources.length;
     this.tree = new int[Math.max(1, k)];
     this.prefix = new long[k];
+    this.prefix2 = new long[k];
     this.arrays = new byte[k][];
     this.offsets = new int[k];
     this.lengths = new int[k];
@@ -137,6 +141,7 @@ public final class LoserTree implements EntrySource {
       lengths[i] = n;
       // Sign-flipped so that a signed compare gives the unsigned order.
       prefix[i] = Keys.prefix8(a, o, n) ^ Long.MIN_VALUE;
+      prefix2[i] = n > 8 ? Keys.prefix8(a, o + 8, n - 8) ^ Long.MIN_VALUE : Long.MIN_VALUE;
     } else {
       done[i] = true;
       arrays[i] = null;
@@ -184,6 +189,13 @@ public final class LoserTree implements EntrySource {
     }
     long pa = prefix[a];
     long pb = prefix[b];
+    if (pa != pb) {
+      return pa < pb;
+    }
+    // Zero padding cannot mislead: where padded bytes first differ, the shorter entry is either
+    // below in a real byte or a prefix of the other, below too.
+    pa = prefix2[a];
+    pb = prefix2[b];
     if (pa != pb) {
       return pa < pb;
     }

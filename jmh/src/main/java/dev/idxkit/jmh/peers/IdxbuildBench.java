@@ -53,19 +53,19 @@ import java.util.Set;
  *
  * <p>Run: {@code java -Xmx4g $(cat cli/target/jvm.args) -cp jmh/target/benchmarks.jar
  * dev.idxkit.jmh.peers.IdxbuildBench [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m] [--peers
- * sqlite,h2] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32] [--pk-alone true] [--warmup
- * 1] [--repeat 1] [--probes 200] [--check true] [--out bench-results/idxbuild] [--work DIR] [--seed
- * N]}.
+ * postgres,duckdb,sqlite,h2] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32] [--pk-alone
+ * true] [--warmup 1] [--repeat 1] [--probes 200] [--check true] [--out bench-results/idxbuild]
+ * [--work DIR] [--seed N]}.
  */
 public final class IdxbuildBench {
   public static final String NAME = "idxbuild";
   static final double DEFAULT_SF = 0.1;
-  static final List<String> PEERS = List.of("sqlite", "h2");
+  static final List<String> PEERS = List.of("postgres", "duckdb", "sqlite", "h2");
 
   /** What {@code --help} prints. */
   static final String HELP =
       "usage: idxkit bench idxbuild [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m]"
-          + " [--peers sqlite,h2|none] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32]"
+          + " [--peers postgres,duckdb,sqlite,h2|none] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32]"
           + " [--pk-alone true] [--warmup 1] [--repeat 1] [--probes 200] [--check true]"
           + " [--out bench-results/idxbuild] [--work DIR] [--seed N] [--verbose]\n"
           + "Rebuilds the six TPC-H lineitem indexes with idxkit and, in the same run, with"
@@ -98,6 +98,29 @@ public final class IdxbuildBench {
       threads = List.copyOf(new LinkedHashSet<>(threads));
       memories = List.copyOf(new LinkedHashSet<>(memories));
       peers = List.copyOf(peers);
+    }
+
+    /**
+     * The same run with only {@code ran} as peers: the summary leaves out peers that could not run.
+     */
+    Config withPeers(List<String> ran) {
+      return new Config(
+          sf,
+          threads,
+          memories,
+          ran,
+          peerMemory,
+          peerThreads,
+          sortBlockKb,
+          mergeFanIn,
+          pkAlone,
+          warmup,
+          repeat,
+          probes,
+          check,
+          out,
+          work,
+          seed);
     }
 
     static Config parse(String... args) {
@@ -172,6 +195,7 @@ public final class IdxbuildBench {
         c.peers());
     out.println("machine: " + machine.summary());
 
+    List<String> ran = new ArrayList<>(c.peers());
     try (BenchDir dir =
         c.work() == null ? BenchDir.create(NAME) : BenchDir.create(c.work(), NAME)) {
       Path csv =
@@ -227,14 +251,28 @@ public final class IdxbuildBench {
         for (Map.Entry<Run, List<RebuildReport>> e : reports.entrySet()) {
           record(sheet, e.getKey(), median(e.getValue()));
         }
+        int tMax = c.threads().stream().max(Integer::compare).orElseThrow();
+        long mMax = c.memories().stream().max(Long::compare).orElseThrow();
+        floor(
+            db,
+            c,
+            sheet,
+            out,
+            median(reports.get(new Run(label(false, tMax, mMax), false, tMax, mMax))),
+            dir.path());
 
         try {
           List<IndexInfo> indexes = Lineitem.indexes(db);
           for (String name : c.peers()) {
             SqlPeer p = SqlPeer.of(name, dir.resolve(name), c.peerMemory(), c.peerThreads());
-            peers.add(p);
             SqlPeer.Timed t =
-                p.loadAndIndex(csv, db.catalog().table(Lineitem.TABLE).def(), indexes);
+                SqlPeer.loadAndIndexOrSkip(
+                    p, csv, db.catalog().table(Lineitem.TABLE).def(), indexes, out, sheet);
+            if (t == null) {
+              ran.remove(name);
+              continue;
+            }
+            peers.add(p);
             sheet.setting(name, p.settings());
             recordPeer(sheet, p, t, out, machine.sampleLoad());
           }
@@ -264,9 +302,45 @@ public final class IdxbuildBench {
       }
     }
     machine.sampleLoad();
-    IdxbuildSummary.summarize(c, sheet);
-    sheet.finish(c.out(), IdxbuildSummary.panels(c, sheet), out);
+    Config done = c.withPeers(ran);
+    IdxbuildSummary.summarize(done, sheet);
+    sheet.finish(c.out(), IdxbuildSummary.panels(done, sheet), out);
     return sheet;
+  }
+
+  /**
+   * The floor line ({@link IdxbuildFloor}) for the six indexes at the largest thread count: read
+   * the heap, sort as many entries on all threads, write and fsync as many bytes as {@code rep}.
+   */
+  private static void floor(
+      Database db, Config c, ResultSheet sheet, PrintStream out, RebuildReport rep, Path scratch)
+      throws Exception {
+    int threads = c.threads().stream().max(Integer::compare).orElseThrow();
+    long bytes = rep.pagesWritten() * db.stats().pageSize();
+    IdxbuildFloor.Result f =
+        IdxbuildFloor.measure(db.dir().resolve("data.area"), rep.keys(), bytes, scratch, threads);
+    sheet.add("floor", "read", "total", f.readSeconds(), "s");
+    sheet.add("floor", "sort", "total", f.sortSeconds(), "s");
+    sheet.add("floor", "write", "total", f.writeSeconds(), "s");
+    sheet.add("floor", "sum", "total", f.total(), "s");
+    sheet.setting(
+        "floor",
+        "read the heap file once (1 MiB reads), LSD radix sort of as many random 64-bit keys as"
+            + " entries on "
+            + threads
+            + " threads, write + fsync of the bytes the rebuild wrote; nothing else");
+    out.printf(
+        Locale.ROOT,
+        "  floor: read %,.0f MB %.2f s + sort %,d keys on %d threads %.2f s + write+fsync %,.0f MB"
+            + " %.2f s = %.2f s%n",
+        f.bytesRead() / 1e6,
+        f.readSeconds(),
+        rep.keys(),
+        threads,
+        f.sortSeconds(),
+        bytes / 1e6,
+        f.writeSeconds(),
+        f.total());
   }
 
   static List<Run> runs(Config c) {

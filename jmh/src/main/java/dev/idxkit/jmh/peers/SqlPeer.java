@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A SQL database (SQLite or H2) in the {@code idxbuild} and {@code load} experiments: it loads the
- * lineitem CSV into a table without keys, then builds the six indexes with {@code CREATE INDEX},
- * each timed; and answers the cross-check ({@link #count}) through the index it names, so that the
- * check reads the indexes just built, not the table.
+ * A SQL database (SQLite, H2, PostgreSQL or DuckDB) in the {@code idxbuild} and {@code load}
+ * experiments: it loads the lineitem CSV into a table without keys, then builds the six indexes
+ * with {@code CREATE INDEX}, each timed; and answers the cross-check ({@link #count}) through the
+ * index it names, so that the check reads the indexes just built, not the table.
  *
  * <p>Call order: {@link #open}, {@link #load}, {@link #reopen} (so that the index builds start with
  * the peer's own cache cold, as idxkit's rebuild starts; the OS page cache stays warm for every
@@ -41,12 +41,16 @@ abstract class SqlPeer implements AutoCloseable {
     this.threads = threads;
   }
 
-  /** {@code sqlite} or {@code h2}, not opened yet. */
+  /** {@code sqlite}, {@code h2}, {@code postgres} or {@code duckdb}, not opened yet. */
   static SqlPeer of(String name, Path dir, long cacheBytes, int threads) {
     return switch (name) {
       case "sqlite" -> new SqlitePeer(dir, cacheBytes, threads);
       case "h2" -> new H2Peer(dir, cacheBytes, threads);
-      default -> throw new InvalidInputException("peer : " + name + " (expected: sqlite or h2)");
+      case "postgres" -> new PostgresPeer(dir, cacheBytes, threads);
+      case "duckdb" -> new DuckDbPeer(dir, cacheBytes, threads);
+      default ->
+          throw new InvalidInputException(
+              "peer : " + name + " (expected: sqlite, h2, postgres or duckdb)");
     };
   }
 
@@ -99,6 +103,36 @@ abstract class SqlPeer implements AutoCloseable {
     Map<String, Long> perIndex = createIndexes(names, Lineitem.createIndexSql(indexes));
     long indexCpu = Machine.processCpuNanos() - c1;
     return new Timed(rows, loadNanos, loadCpu, perIndex, indexCpu);
+  }
+
+  /**
+   * {@link #loadAndIndex}, or null when the peer cannot run on this machine: then its one-line
+   * reason is printed and noted in {@code sheet}, and the peer is closed. Any other failure closes
+   * the peer and is thrown.
+   */
+  static Timed loadAndIndexOrSkip(
+      SqlPeer p,
+      Path csv,
+      TableDef table,
+      List<IndexInfo> indexes,
+      java.io.PrintStream out,
+      ResultSheet sheet)
+      throws Exception {
+    try {
+      return p.loadAndIndex(csv, table, indexes);
+    } catch (PeerUnavailableException e) {
+      out.println("  " + e.getMessage());
+      sheet.note(e.getMessage());
+      p.close();
+      return null;
+    } catch (Exception | Error e) {
+      try {
+        p.close();
+      } catch (Exception suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
   }
 
   /** Closes and opens the database again. */

@@ -38,6 +38,8 @@ class IdxbuildBenchTest {
             "4",
             "--probes",
             "30",
+            "--peers",
+            "sqlite,h2,duckdb",
             "--out",
             out.toString(),
             "--work",
@@ -54,12 +56,16 @@ class IdxbuildBenchTest {
     assertThat(s.value("idxkit", "six t1 1m", "runs")).as("external sort").isPositive();
     assertThat(s.value("idxkit", "six t1 1m", "temp")).isPositive();
     assertThat(s.value("idxkit", "pk t2 64m", "total")).isPositive();
-    for (String p : new String[] {"sqlite", "h2"}) {
+    for (String p : new String[] {"sqlite", "h2", "duckdb"}) {
       assertThat(s.value(p, "six 64m", "total")).as(p).isPositive();
       assertThat(s.value(p, "six 64m", "index lineitem_pk")).as(p).isPositive();
     }
-    assertThat(s.goals()).hasSize(4);
-    assertThat(text).contains("cross-check: 180 index lookups agree across 3 stores");
+    for (String part : new String[] {"read", "sort", "write", "sum"}) {
+      assertThat(s.value("floor", part, "total")).as("floor " + part).isPositive();
+    }
+    assertThat(text).contains("floor: read ");
+    assertThat(s.goals()).hasSize(6);
+    assertThat(text).contains("cross-check: 180 index lookups agree across 4 stores");
     assertThat(text).contains("idxkit check: clean");
     for (String ext : new String[] {"csv", "json", "png"}) {
       assertThat(out.resolve("idxbuild." + ext)).isNotEmptyFile();

@@ -31,6 +31,8 @@ class LoadBenchTest {
             "1",
             "--probes",
             "25",
+            "--peers",
+            "sqlite,h2,duckdb",
             "--out",
             out.toString());
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
@@ -42,7 +44,11 @@ class LoadBenchTest {
 
     for (String[] sc :
         new String[][] {
-          {"idxkit", "generator"}, {"idxkit", "csv"}, {"sqlite", "csv"}, {"h2", "csv"}
+          {"idxkit", "generator"},
+          {"idxkit", "csv"},
+          {"sqlite", "csv"},
+          {"h2", "csv"},
+          {"duckdb", "csv"}
         }) {
       assertThat(s.value(sc[0], sc[1], "load")).as(sc[0] + " " + sc[1]).isPositive();
       assertThat(s.value(sc[0], sc[1], "index")).as(sc[0] + " " + sc[1]).isPositive();
@@ -50,9 +56,9 @@ class LoadBenchTest {
     }
     assertThat(s.value("idxkit", "csv", "MB/s")).isPositive();
     assertThat(s.value("idxkit", "generator", "MB/s")).as("no bytes for the generator").isNaN();
-    assertThat(s.goals()).hasSize(2);
+    assertThat(s.goals()).hasSize(4);
     assertThat(text).contains("warm-up CSV load");
-    assertThat(text).contains("cross-check: 150 index lookups agree across 4 stores");
+    assertThat(text).contains("cross-check: 150 index lookups agree across 5 stores");
     assertThat(text).contains("idxkit check: both databases clean");
     for (String ext : new String[] {"csv", "json", "png"}) {
       assertThat(out.resolve("load." + ext)).isNotEmptyFile();

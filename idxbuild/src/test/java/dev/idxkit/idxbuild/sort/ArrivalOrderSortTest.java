@@ -1,0 +1,147 @@
+package dev.idxkit.idxbuild.sort;
+
+import static dev.idxkit.idxbuild.sort.TestEntries.assertSameEntries;
+import static dev.idxkit.idxbuild.sort.TestEntries.drain;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idxkit.core.Rid;
+import dev.idxkit.core.testing.Seeds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link EntryBuffer}'s arrival-order sort (fixed-length entries, RIDs non-decreasing as they came)
+ * against {@code Arrays.sort} with an unsigned comparator: the shapes a scan produces (one or
+ * several indexes per group, few distinct keys, keys that vary in late bytes), the edges of the
+ * 64-bit packing, and the inputs where it must decline and leave the work to the prefix sort.
+ */
+class ArrivalOrderSortTest {
+  private final long seed = Seeds.seed();
+  private final String repro = Seeds.reproduce(seed, getClass());
+
+  /**
+   * Entries as the scan makes them: {@code u16 index id || key || rid}, rows in RID order, each row
+   * giving one entry per index; {@code distinct} keys per index, {@code keyBytes} long, of which
+   * only the last {@code varyingBytes} differ.
+   */
+  private static List<byte[]> scanEntries(
+      SplittableRandom r, int rows, int indexes, int keyBytes, int varyingBytes, int distinct) {
+    List<byte[]> out = new ArrayList<>();
+    long rid = Rid.of(r.nextInt(1000), 0);
+    for (int row = 0; row < rows; row++) {
+      rid += 1 + (r.nextInt(4) == 0 ? 1 << 16 : 0); // next slot, sometimes the next page
+      for (int ix = 0; ix < indexes; ix++) {
+        byte[] e = new byte[2 + keyBytes + Rid.BYTES];
+        e[0] = 0;
+        e[1] = (byte) (7 + ix);
+        long key = r.nextInt(distinct);
+        for (int b = 0; b < keyBytes; b++) {
+          int fromEnd = keyBytes - 1 - b;
+          e[2 + b] = fromEnd < varyingBytes && fromEnd < 8 ? (byte) (key >>> (8 * fromEnd)) : 0x33;
+        }
+        Rid.write(rid, e, 2 + keyBytes);
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  private EntryBuffer sortInBuffer(List<byte[]> in) {
+    long bytes = 1024;
+    for (byte[] e : in) {
+      bytes += e.length + EntryBuffer.INDEX_BYTES_PER_ENTRY;
+    }
+    EntryBuffer b = new EntryBuffer(bytes);
+    for (byte[] e : in) {
+      assertThat(b.add(e)).isTrue();
+    }
+    b.sort();
+    return b;
+  }
+
+  @Test
+  void scanShapedBuffersSortByArrivalAndMatchTheModel() {
+    SplittableRandom r = Seeds.random(seed);
+    int[][] shapes = {
+      // rows, indexes, key bytes, varying bytes, distinct keys
+      {1, 1, 4, 2, 10},
+      {2, 1, 4, 2, 1},
+      {5_000, 1, 4, 2, 2_500}, // a date index
+      {5_000, 1, 9, 3, 100_000}, // a BIGINT foreign key
+      {5_000, 1, 18, 5, 1 << 30}, // a two-column key, varying apart
+      {3_000, 3, 9, 2, 50}, // three indexes in one group: ids vary too
+      {4_000, 1, 4, 1, 1}, // every key equal: RID order is all there is
+      {70_000, 1, 5, 2, 300}, // enough entries for 17 bits of arrival number
+    };
+    for (int[] s : shapes) {
+      List<byte[]> in = scanEntries(r, s[0], s[1], s[2], s[3], s[4]);
+      EntryBuffer b = sortInBuffer(in);
+      String what = java.util.Arrays.toString(s) + "; " + repro;
+      assertThat(b.sortedByArrival()).as(what).isTrue();
+      assertSameEntries(drain(b.source()), TestEntries.sorted(in), what);
+      // Compacting, range reads and a second sort (the general path) see the same order.
+      b.compact();
+      b.sort();
+      assertThat(b.sortedByArrival()).as(what).isFalse();
+      assertSameEntries(drain(b.source()), TestEntries.sorted(in), "resorted " + what);
+    }
+  }
+
+  @Test
+  void declinesWhenTheVaryingBytesAndTheArrivalNumberPassSixtyFourBits() {
+    SplittableRandom r = Seeds.random(seed);
+    // 7 varying key bytes (56 bits) and 2,000 entries (11 bits): 67 bits.
+    List<byte[]> in = scanEntries(r, 2_000, 1, 8, 8, Integer.MAX_VALUE);
+    for (byte[] e : in) {
+      for (int b = 2; b < 10; b++) {
+        e[b] = (byte) r.nextInt(256);
+      }
+    }
+    EntryBuffer b = sortInBuffer(in);
+    assertThat(b.sortedByArrival()).isFalse();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(in), repro);
+  }
+
+  @Test
+  void ridsOutOfOrderOrMixedLengthsTakeThePrefixSort() {
+    SplittableRandom r = Seeds.random(seed);
+    List<byte[]> descending = scanEntries(r, 3_000, 1, 4, 2, 40);
+    java.util.Collections.reverse(descending);
+    EntryBuffer b = sortInBuffer(descending);
+    assertThat(b.sortedByArrival()).isFalse();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(descending), "reversed; " + repro);
+
+    List<byte[]> mixed = scanEntries(r, 3_000, 1, 4, 2, 40);
+    mixed.add(java.util.Arrays.copyOf(mixed.get(mixed.size() - 1), 30)); // longer, zero RID tail
+    b = sortInBuffer(mixed);
+    assertThat(b.sortedByArrival()).isFalse();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(mixed), "mixed; " + repro);
+
+    List<byte[]> shortOnes = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      shortOnes.add(new byte[] {(byte) r.nextInt(4), (byte) i});
+    }
+    b = sortInBuffer(shortOnes);
+    assertThat(b.sortedByArrival()).isFalse();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(shortOnes), "short; " + repro);
+  }
+
+  @Test
+  void clearedBufferQualifiesAgain() {
+    SplittableRandom r = Seeds.random(seed);
+    EntryBuffer b = new EntryBuffer(1 << 20);
+    List<byte[]> descending = scanEntries(r, 500, 1, 4, 2, 40);
+    java.util.Collections.reverse(descending);
+    descending.forEach(b::add);
+    b.sort();
+    assertThat(b.sortedByArrival()).isFalse();
+    b.clear();
+    List<byte[]> in = scanEntries(r, 500, 2, 9, 3, 1000);
+    in.forEach(b::add);
+    b.sort();
+    assertThat(b.sortedByArrival()).isTrue();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(in), repro);
+  }
+}
