@@ -7,9 +7,9 @@ import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.btree.TreeCursor;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.txn.Store;
+import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.HeapPage;
 import dev.idxkit.core.spi.IndexState;
-import dev.idxkit.core.spi.KeyBuffer;
 import dev.idxkit.core.spi.KeyExtractor;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Overflow;
@@ -208,7 +208,7 @@ public final class DatabaseCheck {
         return; // entries of a broken tree cannot be walked reliably
       }
       KeyExtractor extractor = ix.extractor(t.layout());
-      KeyBuffer key = new KeyBuffer();
+      GrowableBytes key = new GrowableBytes();
       PageAccess heap = store.committedPages(t.area());
       long entries = 0;
       TreeCursor c = tree.cursor();

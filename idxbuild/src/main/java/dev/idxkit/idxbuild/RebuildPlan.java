@@ -4,8 +4,8 @@ import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Rid;
+import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.HeapPage;
-import dev.idxkit.core.spi.KeyBuffer;
 import dev.idxkit.core.spi.KeyExtractor;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
@@ -166,7 +166,7 @@ public record RebuildPlan(
    */
   private static double sampleKeyLength(TableInfo t, IndexInfo ix, PageRuns heap, PageAccess pa) {
     KeyExtractor ex = ix.extractor(t.layout());
-    KeyBuffer key = new KeyBuffer();
+    GrowableBytes key = new GrowableBytes();
     long sum = 0;
     int n = 0;
     for (long p = heap.next(-1); p >= 0 && n < SAMPLE_RECORDS; p = heap.next(p)) {

@@ -6,8 +6,8 @@ import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.KeyTooLongException;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.spi.Engine;
+import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.HeapPage;
-import dev.idxkit.core.spi.KeyBuffer;
 import dev.idxkit.core.spi.KeyExtractor;
 import dev.idxkit.core.spi.Overflow;
 import dev.idxkit.core.spi.Page;
@@ -106,7 +106,7 @@ final class ScanPhase {
   /** One worker's buffers and scratch space. */
   private final class Worker {
     private final EntryBuffer[] buffers = new EntryBuffer[groups.size()];
-    private final KeyBuffer entry = new KeyBuffer(256);
+    private final GrowableBytes entry = new GrowableBytes(256);
     // Counted here and added to the shared totals once per chunk: the workers would otherwise
     // contend on one cache line for every row and every key.
     private long chunkRows;
@@ -169,7 +169,7 @@ final class ScanPhase {
       chunkKeys = 0;
     }
 
-    private void add(SortGroup g, KeyBuffer e) {
+    private void add(SortGroup g, GrowableBytes e) {
       int i = g.position();
       EntryBuffer b = buffers[i];
       if (b == null) {

@@ -261,9 +261,9 @@ final class SweepDatabase {
       int pageSize = Engine.of(db).pageSize();
       try (java.nio.channels.FileChannel ch =
           java.nio.channels.FileChannel.open(base.resolve("wal"))) {
-        long pos = dev.idxkit.core.internal.wal.Wal.HEADER_SIZE;
+        long pos = dev.idxkit.core.internal.log.WalFormat.HEADER_SIZE;
         java.nio.ByteBuffer h =
-            java.nio.ByteBuffer.allocate(dev.idxkit.core.internal.wal.Wal.FRAME_HEADER)
+            java.nio.ByteBuffer.allocate(dev.idxkit.core.internal.log.WalFormat.FRAME_HEADER)
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN);
         while (pos + h.capacity() <= ch.size()) {
           h.clear();

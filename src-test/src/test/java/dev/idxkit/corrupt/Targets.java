@@ -1,6 +1,6 @@
 package dev.idxkit.corrupt;
 
-import dev.idxkit.core.internal.wal.Wal;
+import dev.idxkit.core.internal.log.WalFormat;
 import dev.idxkit.core.spi.PageType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -92,16 +92,18 @@ final class Targets {
 
   private void wal(Path file, int pageSize) throws IOException {
     long size = Files.size(file);
-    add(new Target("wal", "wal header", 0, Wal.HEADER_SIZE));
+    add(new Target("wal", "wal header", 0, WalFormat.HEADER_SIZE));
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long pos = Wal.HEADER_SIZE;
-      ByteBuffer h = ByteBuffer.allocate(Wal.FRAME_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-      while (pos + Wal.FRAME_HEADER <= size) {
+      long pos = WalFormat.HEADER_SIZE;
+      ByteBuffer h = ByteBuffer.allocate(WalFormat.FRAME_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+      while (pos + WalFormat.FRAME_HEADER <= size) {
         h.clear();
         ch.read(h, pos);
         int kind = h.get(4);
         int payload = kind == 1 ? pageSize : h.getInt(24);
-        if ((kind != 1 && kind != 2) || payload < 0 || pos + Wal.FRAME_HEADER + payload > size) {
+        if ((kind != 1 && kind != 2)
+            || payload < 0
+            || pos + WalFormat.FRAME_HEADER + payload > size) {
           break;
         }
         add(
@@ -109,8 +111,8 @@ final class Targets {
                 "wal",
                 kind == 1 ? "wal page frame" : "wal commit frame",
                 pos,
-                Wal.FRAME_HEADER + payload));
-        pos += Wal.FRAME_HEADER + payload;
+                WalFormat.FRAME_HEADER + payload));
+        pos += WalFormat.FRAME_HEADER + payload;
       }
     }
   }

@@ -11,8 +11,8 @@ import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.txn.StoreTxn;
 import dev.idxkit.core.schema.ColumnDef;
 import dev.idxkit.core.schema.Values;
+import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.IndexState;
-import dev.idxkit.core.spi.RecordBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -58,7 +58,7 @@ public final class RowOps {
         checkUnique(txn, ix, row, keys[i]);
       }
     }
-    RecordBuffer rec = new RecordBuffer();
+    GrowableBytes rec = new GrowableBytes(256);
     t.layout().encode(row, rec);
     long rid = HeapOps.insert(txn, t, rec.array(), rec.length(), hints);
     for (int i = 0; i < keys.length; i++) {
@@ -107,7 +107,7 @@ public final class RowOps {
         checkUnique(txn, ix, row, newKeys[i]);
       }
     }
-    RecordBuffer rec = new RecordBuffer();
+    GrowableBytes rec = new GrowableBytes(256);
     t.layout().encode(row, rec);
     if (HeapOps.rewrite(txn, t, rid, rec.array(), rec.length())) {
       for (int i = 0; i < newKeys.length; i++) {

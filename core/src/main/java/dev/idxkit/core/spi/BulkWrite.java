@@ -2,6 +2,7 @@ package dev.idxkit.core.spi;
 
 import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.io.AsyncWriter;
+import dev.idxkit.core.internal.log.PageIndex;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaEdits;
 import dev.idxkit.core.internal.txn.Store;
@@ -46,7 +47,7 @@ public final class BulkWrite implements AutoCloseable {
     this.store = store;
     this.lsn = store.lastLsn();
     this.meta = store.meta().toBuilder();
-    this.free = copy(store.free);
+    this.free = copy(store.free());
     this.writer = new AsyncWriter(16, Math.max(store.pageSize(), 1 << 20), 2);
   }
 
@@ -109,7 +110,7 @@ public final class BulkWrite implements AutoCloseable {
 
   /** A page the published meta references that the next publish stops referencing. */
   public synchronized void freePage(int area, long page) {
-    pendingFree.add(Store.key(area, page));
+    pendingFree.add(PageIndex.key(area, page));
   }
 
   /** A sequential page writer into {@code area}; one thread per stream. */
@@ -139,7 +140,7 @@ public final class BulkWrite implements AutoCloseable {
     synchronized (this) {
       mine = copy(free);
       for (long k : pendingFree) {
-        MetaEdits.freeList(mine, Store.areaOf(k)).add(Store.pageOf(k));
+        MetaEdits.freeList(mine, PageIndex.areaOf(k)).add(PageIndex.pageOf(k));
       }
       pendingFree.clear();
       // Pages open streams reserved but have not written are unreferenced: published as free,

@@ -26,7 +26,7 @@ public final class HeapAppender implements AutoCloseable {
   private final BulkWrite.Stream stream;
   private final int pageSize;
   private final Page page;
-  private final RecordBuffer scratch = new RecordBuffer();
+  private final GrowableBytes scratch = new GrowableBytes(256);
   private long pageNo = -1;
   private PageRuns written = PageRuns.EMPTY;
   private long pendingRows;

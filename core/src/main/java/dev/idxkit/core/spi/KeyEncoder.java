@@ -66,7 +66,7 @@ public final class KeyEncoder {
   static final String ROLE = "key column";
 
   private final KeyLayout layout;
-  private final KeyBuffer scratch = new KeyBuffer();
+  private final GrowableBytes scratch = new GrowableBytes();
   private byte[] scratchString = new byte[64];
   private int scratchLength;
 
@@ -86,7 +86,7 @@ public final class KeyEncoder {
   }
 
   /** Appends the key of {@code keyValues} to {@code out}; on error {@code out} is unchanged. */
-  public void encode(Object[] keyValues, KeyBuffer out) {
+  public void encode(Object[] keyValues, GrowableBytes out) {
     if (keyValues.length != layout.size()) {
       throw new InvalidInputException(
           "key values : " + keyValues.length + " (expected: " + layout.size() + ")");
@@ -105,7 +105,7 @@ public final class KeyEncoder {
     return scratch.toByteArray();
   }
 
-  public void encodePrefix(Object[] firstValues, KeyBuffer out) {
+  public void encodePrefix(Object[] firstValues, GrowableBytes out) {
     if (firstValues.length > layout.size()) {
       throw new InvalidInputException(
           "key prefix values : " + firstValues.length + " (expected: 0.." + layout.size() + ")");
@@ -121,7 +121,7 @@ public final class KeyEncoder {
     return scratch.toByteArray();
   }
 
-  private void appendColumns(Object[] values, KeyBuffer out) {
+  private void appendColumns(Object[] values, GrowableBytes out) {
     int mark = out.length();
     try {
       for (int i = 0; i < values.length; i++) {
@@ -133,7 +133,7 @@ public final class KeyEncoder {
     }
   }
 
-  private void appendColumn(int i, Object v, KeyBuffer out) {
+  private void appendColumn(int i, Object v, GrowableBytes out) {
     if (v == null) {
       out.append(NULL);
       return;
@@ -198,7 +198,7 @@ public final class KeyEncoder {
     return Double.longBitsToDouble(sortable < 0 ? sortable ^ Long.MIN_VALUE : ~sortable);
   }
 
-  private static void appendDecimal(BigInteger unscaled, ColumnType t, KeyBuffer out) {
+  private static void appendDecimal(BigInteger unscaled, ColumnType t, GrowableBytes out) {
     if (t.precision() <= 18) {
       out.appendLong(signFlip(unscaled.longValue()));
     } else {
@@ -207,7 +207,7 @@ public final class KeyEncoder {
   }
 
   /** A 128-bit two's complement decimal {@code hi:lo}: flipped high half, then the low half. */
-  public static void appendDecimal128(long hi, long lo, KeyBuffer out) {
+  public static void appendDecimal128(long hi, long lo, GrowableBytes out) {
     out.appendLong(signFlip(hi));
     out.appendLong(lo);
   }

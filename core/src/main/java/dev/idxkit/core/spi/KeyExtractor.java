@@ -20,7 +20,7 @@ import net.openhft.chronicle.bytes.BytesStore;
  * KeyEncoder#encode} gives for the decoded key values; both use the same transforms from {@link
  * KeyEncoder}.
  *
- * <p>Immutable and thread-safe; each thread passes its own {@link KeyBuffer}.
+ * <p>Immutable and thread-safe; each thread passes its own {@link GrowableBytes}.
  */
 public final class KeyExtractor {
   private final RecordLayout record;
@@ -108,7 +108,7 @@ public final class KeyExtractor {
    * {@link CorruptRecordException} when the record's header or offsets do not hold together, and
    * leaves {@code out} as it was.
    */
-  public void extract(BytesStore<?, ?> store, long off, int len, KeyBuffer out) {
+  public void extract(BytesStore<?, ?> store, long off, int len, GrowableBytes out) {
     int mark = out.length();
     try {
       appendKey(store, off, len, out);
@@ -118,7 +118,7 @@ public final class KeyExtractor {
     }
   }
 
-  private void appendKey(BytesStore<?, ?> store, long off, int len, KeyBuffer out) {
+  private void appendKey(BytesStore<?, ?> store, long off, int len, GrowableBytes out) {
     record.checkHeader(store, off, len);
     for (int i = 0; i < columns.length; i++) {
       if (RecordLayout.isNullUnchecked(store, off, columns[i])) {
@@ -151,7 +151,7 @@ public final class KeyExtractor {
   }
 
   private void copyVariable(
-      BytesStore<?, ?> store, long off, int len, int i, KeyBuffer out, int start) {
+      BytesStore<?, ?> store, long off, int len, int i, GrowableBytes out, int start) {
     long bounds = record.varBounds(store, off, len, where[i]);
     int from = (int) (bounds >>> 32);
     int n = (int) bounds - from;

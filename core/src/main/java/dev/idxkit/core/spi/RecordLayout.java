@@ -113,7 +113,7 @@ public final class RecordLayout {
 
   /** The record of {@code row} as a new array. */
   public byte[] encode(Object[] row) {
-    RecordBuffer out = new RecordBuffer(minLength() + 64);
+    GrowableBytes out = new GrowableBytes(minLength() + 64);
     encode(row, out);
     return out.toByteArray();
   }
@@ -123,7 +123,7 @@ public final class RecordLayout {
    * or one its column cannot hold exactly throws {@link InvalidInputException}; {@code out} is then
    * unspecified.
    */
-  public void encode(Object[] row, RecordBuffer out) {
+  public void encode(Object[] row, GrowableBytes out) {
     if (row.length != typeArray.length) {
       throw new InvalidInputException(
           "row values : " + row.length + " (expected: " + typeArray.length + ")");
@@ -176,7 +176,7 @@ public final class RecordLayout {
     }
   }
 
-  private static void writeFixed(ColumnType t, int col, Object v, int at, RecordBuffer out) {
+  private static void writeFixed(ColumnType t, int col, Object v, int at, GrowableBytes out) {
     switch (t.kind()) {
       case BIGINT -> out.putLong(at, (Long) v);
       case INT -> out.putInt(at, (Integer) v);

@@ -58,7 +58,7 @@ class HeapRecordsTest {
     int maxInline = HeapPage.maxInlineLength(access.pageSize());
     Page heap = null;
     TreeMap<Long, Object[]> rows = new TreeMap<>();
-    RecordBuffer buf = new RecordBuffer();
+    GrowableBytes buf = new GrowableBytes(256);
     for (int i = 0; i < 600; i++) {
       Object[] row = new Object[types.size()];
       for (int c = 0; c < row.length; c++) {
@@ -85,7 +85,7 @@ class HeapRecordsTest {
       rows.put(Rid.of(heap.pageNo(), slot), row);
     }
 
-    KeyBuffer key = new KeyBuffer();
+    GrowableBytes key = new GrowableBytes();
     for (var e : rows.entrySet()) {
       long rid = e.getKey();
       Page page = access.read(Rid.page(rid));

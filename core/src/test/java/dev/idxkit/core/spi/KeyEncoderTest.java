@@ -142,7 +142,7 @@ class KeyEncoderTest {
   @Test
   void failedAppendLeavesTheBufferAsItWas() {
     KeyEncoder enc = new KeyEncoder(KeyLayout.ascending(TEXT, INT));
-    KeyBuffer out = new KeyBuffer(1);
+    GrowableBytes out = new GrowableBytes(1);
     out.append(0x42);
     assertThatThrownBy(() -> enc.encode(new Object[] {"long enough to grow", "x"}, out))
         .isInstanceOf(InvalidInputException.class);
@@ -228,7 +228,7 @@ class KeyEncoderTest {
 
   @Test
   void bufferEscapesInPlace() {
-    KeyBuffer b = new KeyBuffer(0);
+    GrowableBytes b = new GrowableBytes(0);
     b.append(9);
     int start = b.length();
     b.append(new byte[] {0, 1, 0, 0, 2, 0}, 0, 6);

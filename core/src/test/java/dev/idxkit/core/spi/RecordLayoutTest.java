@@ -33,8 +33,8 @@ class RecordLayoutTest {
     try {
       SplittableRandom rnd = Seeds.random(seed);
       RandomValues values = new RandomValues(rnd);
-      RecordBuffer buf = new RecordBuffer(0); // reused across layouts: stale bytes must not leak
-      KeyBuffer keyBuf = new KeyBuffer(0);
+      GrowableBytes buf = new GrowableBytes(0); // reused across layouts: stale bytes must not leak
+      GrowableBytes keyBuf = new GrowableBytes(0);
       // One store for the whole test, as records are read in place from a mapped page.
       byte[] page = new byte[1 << 18];
       BytesStore<?, byte[]> store = BytesStore.wrap(page);
@@ -113,7 +113,7 @@ class RecordLayoutTest {
   }
 
   private static void checkExtractor(
-      KeyExtractor x, Object[] row, BytesStore<?, ?> store, long off, int len, KeyBuffer buf) {
+      KeyExtractor x, Object[] row, BytesStore<?, ?> store, long off, int len, GrowableBytes buf) {
     Object[] keyValues = new Object[x.keyLayout().size()];
     int[] cols = x.tableColumns();
     for (int i = 0; i < keyValues.length; i++) {
@@ -167,7 +167,7 @@ class RecordLayoutTest {
             List.of(
                 new KeyLayout.Column(ColumnType.of(TypeKind.TEXT), true),
                 new KeyLayout.Column(ColumnType.varbinary(0), false)));
-    KeyBuffer out = new KeyBuffer();
+    GrowableBytes out = new GrowableBytes();
     new KeyExtractor(layout, keys, new int[] {0, 2}).extract(store, 0, r.length, out);
     assertThat(out.toByteArray()).isEqualTo(new KeyEncoder(keys).encode(new Object[] {big, bin}));
   }
@@ -205,7 +205,7 @@ class RecordLayoutTest {
             "corrupt record (11 bytes): variable-width column 0 at [8, 12) (expected: within [8, 11])");
     KeyExtractor x =
         new KeyExtractor(layout, KeyLayout.ascending(ColumnType.of(TypeKind.TEXT)), new int[] {1});
-    KeyBuffer out = new KeyBuffer();
+    GrowableBytes out = new GrowableBytes();
     out.append(7);
     assertThatThrownBy(() -> x.extract(BytesStore.wrap(badOffset), 0, r.length, out))
         .isInstanceOf(CorruptRecordException.class);

@@ -1,7 +1,7 @@
 package dev.idxkit.jmh.key;
 
 import dev.idxkit.core.Catalog;
-import dev.idxkit.core.spi.KeyBuffer;
+import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.KeyEncoder;
 import dev.idxkit.jmh.BenchmarkBase;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,9 +21,9 @@ import org.openjdk.jmh.annotations.State;
  * LineitemRows#WIDE_INDEX} (CHAR(10), DATE DESC, VARCHAR(44): two escaped strings and an inverted
  * date, about 40 bytes).
  *
- * <p>Kernels: {@code encodeInto} appends to a reused {@link KeyBuffer} (the allocation-free path
- * the loader and the rebuilder use); {@code encodeToArray} returns a new {@code byte[]}, as {@code
- * KeyEncoder.encode(Object[])} does for the API's one-off keys.
+ * <p>Kernels: {@code encodeInto} appends to a reused {@link GrowableBytes} (the allocation-free
+ * path the loader and the rebuilder use); {@code encodeToArray} returns a new {@code byte[]}, as
+ * {@code KeyEncoder.encode(Object[])} does for the API's one-off keys.
  */
 @State(Scope.Thread)
 public class KeyEncodeBench extends BenchmarkBase {
@@ -35,7 +35,7 @@ public class KeyEncodeBench extends BenchmarkBase {
 
   Object[][] keyValues;
   KeyEncoder encoder;
-  final KeyBuffer scratchKey = new KeyBuffer(256);
+  final GrowableBytes scratchKey = new GrowableBytes(256);
   int next;
 
   @Setup(Level.Trial)

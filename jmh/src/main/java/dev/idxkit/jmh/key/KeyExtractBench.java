@@ -1,7 +1,7 @@
 package dev.idxkit.jmh.key;
 
 import dev.idxkit.core.Catalog;
-import dev.idxkit.core.spi.KeyBuffer;
+import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.KeyEncoder;
 import dev.idxkit.core.spi.KeyExtractor;
 import dev.idxkit.core.spi.RecordLayout;
@@ -44,7 +44,7 @@ public class KeyExtractBench extends BenchmarkBase {
   Catalog.IndexInfo indexInfo;
   KeyExtractor extractor;
   KeyEncoder encoder;
-  final KeyBuffer scratchKey = new KeyBuffer(256);
+  final GrowableBytes scratchKey = new GrowableBytes(256);
   int next;
 
   @Setup(Level.Trial)

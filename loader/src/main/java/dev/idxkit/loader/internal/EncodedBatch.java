@@ -1,7 +1,7 @@
 package dev.idxkit.loader.internal;
 
 import dev.idxkit.core.IdxkitException;
-import dev.idxkit.core.spi.RecordBuffer;
+import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.RecordLayout;
 import dev.idxkit.loader.input.Batch;
 import dev.idxkit.loader.input.InputRecord;
@@ -63,7 +63,7 @@ public final class EncodedBatch implements RecordBatch {
     RejectedRow[] rejects = null;
     byte[] data = new byte[Math.max(64, n * (layout.minLength() + 48))];
     int length = 0;
-    RecordBuffer scratch = new RecordBuffer(layout.minLength() + 256);
+    GrowableBytes scratch = new GrowableBytes(layout.minLength() + 256);
     KeyLengthGuard.Checker checker = guard.nothingToCheck() ? null : guard.checker();
     for (int i = 0; i < n; i++) {
       InputRecord r = records.get(i);

@@ -1,6 +1,9 @@
 package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.internal.io.LongMap;
+import dev.idxkit.core.internal.io.PageBuffer;
+import dev.idxkit.core.internal.log.PageIndex;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaEdits;
 import dev.idxkit.core.spi.IndexState;
@@ -135,7 +138,7 @@ public final class StoreTxn implements View, AutoCloseable {
   /** Creates a new area's file now; the area exists for others once this commits. */
   public void createArea(int area, String name) {
     checkActive();
-    store.createAreaFile(area, name);
+    store.areas().create(area, name);
     createdAreas.add(area);
     meta.area(area, name);
     edits.area(area, name);
@@ -149,12 +152,12 @@ public final class StoreTxn implements View, AutoCloseable {
       if (!dirty.isEmpty() || !edits.isEmpty()) {
         List<PageBuffer> pages = new ArrayList<>(dirty.size());
         dirty.forEachValue(pages::add);
-        walEnd = store.commit(this, pages, edits.toByteArray(), meta.build());
+        walEnd = store.log().commit(this, pages, edits.toByteArray(), meta.build());
         dirty.clear();
       }
       state = State.COMMITTED;
       if (walEnd >= 0) {
-        store.maybeCheckpoint();
+        store.log().maybeCheckpoint();
       }
     } catch (RuntimeException e) {
       if (state == State.ACTIVE) {
@@ -167,7 +170,7 @@ public final class StoreTxn implements View, AutoCloseable {
       }
     }
     if (walEnd >= 0) {
-      store.afterCommit(walEnd, durability);
+      store.log().afterCommit(walEnd, durability);
     }
   }
 
@@ -195,19 +198,19 @@ public final class StoreTxn implements View, AutoCloseable {
   /** Called by the store while installing the commit: freed pages join the free lists. */
   void applyFrees(List<FreeList> free) {
     for (long k : pendingFree) {
-      MetaEdits.freeList(free, Store.areaOf(k)).add(Store.pageOf(k));
+      MetaEdits.freeList(free, PageIndex.areaOf(k)).add(PageIndex.pageOf(k));
     }
   }
 
   private void undo() {
     state = State.ROLLED_BACK;
     for (long k : takenFromFree) {
-      MetaEdits.freeList(store.free, Store.areaOf(k)).add(Store.pageOf(k));
+      MetaEdits.freeList(store.free(), PageIndex.areaOf(k)).add(PageIndex.pageOf(k));
     }
     dirty.forEachValue(store.pool()::release);
     dirty.clear();
     for (int a : createdAreas) {
-      store.discardArea(a);
+      store.areas().discard(a);
     }
   }
 
@@ -242,13 +245,13 @@ public final class StoreTxn implements View, AutoCloseable {
 
     @Override
     public Page read(long pageNo) {
-      PageBuffer b = dirty.get(Store.key(area, pageNo));
+      PageBuffer b = dirty.get(PageIndex.key(area, pageNo));
       return b != null ? b.page : store.readCommitted(area, pageNo);
     }
 
     @Override
     public Page write(long pageNo) {
-      long k = Store.key(area, pageNo);
+      long k = PageIndex.key(area, pageNo);
       PageBuffer b = dirty.get(k);
       if (b == null) {
         Page src = store.readCommitted(area, pageNo);
@@ -262,10 +265,10 @@ public final class StoreTxn implements View, AutoCloseable {
     @Override
     public Page allocate(PageType type) {
       checkActive();
-      FreeList f = MetaEdits.freeList(store.free, area);
+      FreeList f = MetaEdits.freeList(store.free(), area);
       long page = f.takeFirst();
       if (page > 0) {
-        takenFromFree.add(Store.key(area, page));
+        takenFromFree.add(PageIndex.key(area, page));
       } else {
         page = meta.hwm(area);
         meta.hwm(area, page + 1);
@@ -273,14 +276,14 @@ public final class StoreTxn implements View, AutoCloseable {
       edits.alloc(area, page);
       PageBuffer b = store.pool().acquire();
       b.page.format(type, page, area);
-      store.pool().release(dirty.put(Store.key(area, page), b));
+      store.pool().release(dirty.put(PageIndex.key(area, page), b));
       return b.page;
     }
 
     @Override
     public void free(long pageNo) {
       checkActive();
-      long k = Store.key(area, pageNo);
+      long k = PageIndex.key(area, pageNo);
       store.pool().release(dirty.remove(k));
       pendingFree.add(k);
       edits.free(area, pageNo);

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.DatabaseLockedException;
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.internal.log.WalFormat;
 import dev.idxkit.core.internal.meta.MetaFile;
-import dev.idxkit.core.internal.wal.Wal;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageAccess;
@@ -139,7 +139,7 @@ class StoreTest {
           t.commit();
         }
       }
-      assertThat(s.walBytes()).isGreaterThan(Wal.HEADER_SIZE);
+      assertThat(s.walBytes()).isGreaterThan(WalFormat.HEADER_SIZE);
       CrashCopy.of(dir, tmp.resolve("crash"));
     }
     try (Store s = Store.open(tmp.resolve("crash"), StoreOptions.defaults())) {
@@ -148,7 +148,7 @@ class StoreTest {
         assertThat(valueOf(s, pages[i])).isEqualTo(100 + i);
       }
       assertThat(s.meta().table(T).rows()).isEqualTo(20);
-      assertThat(s.walBytes()).isEqualTo(Wal.HEADER_SIZE); // recovery checkpointed
+      assertThat(s.walBytes()).isEqualTo(WalFormat.HEADER_SIZE); // recovery checkpointed
     }
   }
 
@@ -170,7 +170,7 @@ class StoreTest {
       s.checkpoint();
     }
     // A crash in the middle of the last reset: the old frames are still there, the header is not.
-    java.util.Arrays.fill(olderLog, 0, Wal.HEADER_SIZE, (byte) 0);
+    java.util.Arrays.fill(olderLog, 0, WalFormat.HEADER_SIZE, (byte) 0);
     Files.write(dir.resolve("wal"), olderLog);
     try (Store s = Store.open(dir, StoreOptions.defaults())) {
       assertThat(s.recovery().transactions()).as("frames of an older log").isZero();
@@ -194,7 +194,7 @@ class StoreTest {
       }
       Path c = CrashCopy.of(dir, tmp.resolve("crash"));
       try (FileChannel ch = FileChannel.open(c.resolve("wal"), StandardOpenOption.WRITE)) {
-        ch.write(ByteBuffer.allocate(Wal.HEADER_SIZE), 0); // bit rot over the whole header
+        ch.write(ByteBuffer.allocate(WalFormat.HEADER_SIZE), 0); // bit rot over the whole header
       }
     }
     // The meta names the log's salt, so its frames are still recognised; read-only first (changes
@@ -209,7 +209,7 @@ class StoreTest {
       assertThat(valueOf(s, first)).isEqualTo(1);
       assertThat(valueOf(s, second)).isEqualTo(2);
       assertThat(s.meta().table(T).rows()).isEqualTo(2);
-      assertThat(s.walBytes()).isEqualTo(Wal.HEADER_SIZE);
+      assertThat(s.walBytes()).isEqualTo(WalFormat.HEADER_SIZE);
     }
     try (Store s = Store.open(tmp.resolve("crash"), StoreOptions.defaults())) {
       assertThat(s.recovery().headerValid()).isTrue();
@@ -265,10 +265,10 @@ class StoreTest {
       // own checksum can tell.
       try (FileChannel ch =
           FileChannel.open(c.resolve("wal"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-        int frame = Wal.FRAME_HEADER + 4096;
+        int frame = WalFormat.FRAME_HEADER + 4096;
         ByteBuffer f = ByteBuffer.allocate(frame).order(ByteOrder.LITTLE_ENDIAN);
         ch.read(f, second);
-        f.put(Wal.FRAME_HEADER + Page.HEADER_SIZE + 3, (byte) 0x5A);
+        f.put(WalFormat.FRAME_HEADER + Page.HEADER_SIZE + 3, (byte) 0x5A);
         CRC32C crc = new CRC32C();
         crc.update(f.array(), 4, frame - 4);
         f.putInt(0, (int) crc.getValue());

@@ -1,4 +1,4 @@
-package dev.idxkit.core.internal.wal;
+package dev.idxkit.core.internal.log;
 
 import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.spi.FileIo;
@@ -11,41 +11,32 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.zip.CRC32C;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import net.openhft.chronicle.bytes.BytesStore;
 
 /**
- * The write-ahead log: page images of committed transactions, appended at commit and copied home by
- * a checkpoint, after which the log is cut back to its header.
+ * The write-ahead log file: appends committed transactions, makes them durable with group commit,
+ * and is cut back to its header by a checkpoint. Its byte layout is {@link WalFormat}; recovery
+ * reads it with {@link WalReader}.
  *
- * <p>A transaction is appended as one write: a PAGE frame per dirty page, then a COMMIT frame with
- * the transaction's meta edits. Recovery ({@link WalReader}) replays a transaction only when its
- * COMMIT frame is intact, and stops at the first frame that fails its checksum or belongs to an
- * older log (its salt differs), which is how a torn tail is cut.
+ * <p>Call order: {@link #open}, then recovery ({@link WalReader#recover}) which either positions
+ * the log after its last valid transaction ({@code resumeAt}) or leaves it to a {@link #reset};
+ * then for each commit {@link #append} and, by the commit's durability, {@link #sync(long)} (SYNC),
+ * {@link #syncLater} (ASYNC) or nothing (OFF); a checkpoint calls {@link #syncAll()}, writes the
+ * pages home and the meta, then {@link #reset(long)} with the salt that meta recorded.
  *
- * <pre>
- * header (32 bytes): 0 u64 MAGIC "IDXKWAL1"  8 u32 version  12 u32 pageSize  16 u64 salt
- *                    24 u32 reserved  28 u32 crc32c of [0,28)
- * frame header (32 bytes):
- *   0 u32 crc32c of [4, 32+payload)   4 u8 kind (1 PAGE, 2 COMMIT)   5 u8 area   6 u16 0
- *   8 u64 lsn                        16 u64 salt
- *  24 PAGE: u64 page number           COMMIT: u32 editBytes, u32 pageFrames
- * payload: PAGE: the page image (pageSize bytes); COMMIT: the edit log
- * </pre>
+ * <p>Group commit: {@link #append} only writes (to the OS, one positional write per transaction,
+ * from one reused direct buffer that grows to the largest transaction); {@link #sync(long)} makes
+ * the log durable up to an offset. Committers that queue behind one fsync find their frames already
+ * covered and return without another. ASYNC commits are fsynced by one background thread every
+ * {@code asyncFlushMillis}.
  *
- * <p>Group commit: {@link #append} only writes (to the OS); {@link #sync(long)} makes the log
- * durable up to an offset. Committers that queue behind one fsync find their frames already covered
- * and return without another.
+ * <p>Memory: the append buffer (at least 1 MiB, as large as the largest transaction). Disk: the log
+ * grows until a checkpoint ({@code checkpointBytes}, 64 MiB by default) cuts it.
  */
 public final class Wal implements AutoCloseable {
-  public static final long MAGIC = 0x314C41574B584449L; // "IDXKWAL1" little-endian
-  public static final int FORMAT_VERSION = 1;
-  public static final int HEADER_SIZE = 32;
-  public static final int FRAME_HEADER = 32;
-  static final byte KIND_PAGE = 1;
-  static final byte KIND_COMMIT = 2;
-
   private final Path path;
   private final FileChannel channel;
   private final int pageSize;
@@ -55,6 +46,7 @@ public final class Wal implements AutoCloseable {
   private long syncedTo;
   private ByteBuffer scratch;
   private BytesStore<?, ?> scratchStore;
+  private ScheduledExecutorService flusher;
 
   private Wal(Path path, FileChannel channel, int pageSize) {
     this.path = path;
@@ -115,7 +107,7 @@ public final class Wal implements AutoCloseable {
    * of the old log can never be mistaken for new ones.
    */
   public void reset() {
-    reset(newSalt());
+    reset(WalFormat.newSalt());
   }
 
   /**
@@ -126,12 +118,7 @@ public final class Wal implements AutoCloseable {
       throw new IllegalArgumentException("salt 0 means 'not recorded'");
     }
     this.salt = salt;
-    ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    h.putLong(0, MAGIC);
-    h.putInt(8, FORMAT_VERSION);
-    h.putInt(12, pageSize);
-    h.putLong(16, salt);
-    h.putInt(28, crc(h, 0, 28));
+    ByteBuffer h = WalFormat.header(pageSize, salt);
     try {
       channel.truncate(0);
       writeFully(h, 0);
@@ -140,19 +127,14 @@ public final class Wal implements AutoCloseable {
       throw new IdxkitIOException("cannot reset write-ahead log " + path, e);
     }
     synchronized (syncLock) {
-      end = HEADER_SIZE;
-      syncedTo = HEADER_SIZE;
+      end = WalFormat.HEADER_SIZE;
+      syncedTo = WalFormat.HEADER_SIZE;
     }
-  }
-
-  /** A fresh random salt, never 0. */
-  public static long newSalt() {
-    return ThreadLocalRandom.current().nextLong() | 1;
   }
 
   /** The salt in the header on disk, or 0 if the header is missing or invalid. */
   public long headerSalt() {
-    ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer h = ByteBuffer.allocate(WalFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     try {
       if (!WalReader.readFully(channel, h, 0)) {
         return 0;
@@ -160,14 +142,7 @@ public final class Wal implements AutoCloseable {
     } catch (IOException e) {
       throw new IdxkitIOException("cannot read the header of " + path, e);
     }
-    return headerSalt(h, pageSize);
-  }
-
-  /** The salt of a header read into {@code h}, or 0 if it is not a valid header for this log. */
-  static long headerSalt(ByteBuffer h, int pageSize) {
-    boolean valid =
-        h.getLong(0) == MAGIC && h.getInt(28) == crc(h, 0, 28) && h.getInt(12) == pageSize;
-    return valid ? h.getLong(16) : 0;
+    return WalFormat.headerSalt(h, pageSize);
   }
 
   /** Continues appending after recovery at {@code validEnd}, cutting off whatever follows. */
@@ -193,32 +168,12 @@ public final class Wal implements AutoCloseable {
    * Returns the log offset after the commit frame, for {@link #sync(long)}.
    */
   public long append(long lsn, List<Page> pages, byte[] edits) {
-    long need = (long) pages.size() * (FRAME_HEADER + pageSize) + FRAME_HEADER + edits.length;
+    long need = WalFormat.transactionBytes(pages.size(), pageSize, edits.length);
     ByteBuffer b = scratch(need);
-    BytesStore<?, ?> dst = scratchStore;
     for (Page p : pages) {
-      int start = b.position();
-      b.put(start + 4, KIND_PAGE);
-      b.put(start + 5, (byte) p.areaId());
-      b.putShort(start + 6, (short) 0);
-      b.putLong(start + 8, lsn);
-      b.putLong(start + 16, salt);
-      b.putLong(start + 24, p.pageNo());
-      dst.write(start + FRAME_HEADER, p.store(), p.base(), pageSize);
-      b.putInt(start, crc(b, start + 4, FRAME_HEADER - 4 + pageSize));
-      b.position(start + FRAME_HEADER + pageSize);
+      WalFormat.putPageFrame(b, scratchStore, lsn, salt, p);
     }
-    int start = b.position();
-    b.put(start + 4, KIND_COMMIT);
-    b.put(start + 5, (byte) 0);
-    b.putShort(start + 6, (short) 0);
-    b.putLong(start + 8, lsn);
-    b.putLong(start + 16, salt);
-    b.putInt(start + 24, edits.length);
-    b.putInt(start + 28, pages.size());
-    b.position(start + FRAME_HEADER);
-    b.put(edits);
-    b.putInt(start, crc(b, start + 4, FRAME_HEADER - 4 + edits.length));
+    WalFormat.putCommitFrame(b, lsn, salt, edits, pages.size());
     b.flip();
     long at = end;
     try {
@@ -253,8 +208,45 @@ public final class Wal implements AutoCloseable {
     sync(end);
   }
 
+  /**
+   * Has everything appended fsynced within {@code delayMillis} by a background thread (ASYNC
+   * commits): started on the first call, it fsyncs every {@code delayMillis} until {@link #close}.
+   */
+  public void syncLater(int delayMillis) {
+    synchronized (syncLock) {
+      if (flusher != null) {
+        return;
+      }
+      flusher =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "idxkit-wal-flush");
+                t.setDaemon(true);
+                return t;
+              });
+      flusher.scheduleWithFixedDelay(
+          () -> {
+            if (channel.isOpen()) {
+              try {
+                syncAll();
+              } catch (RuntimeException e) {
+                // The next commit or checkpoint fsync reports the failure to a caller.
+              }
+            }
+          },
+          delayMillis,
+          delayMillis,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
   @Override
   public void close() {
+    synchronized (syncLock) {
+      if (flusher != null) {
+        flusher.shutdownNow();
+      }
+    }
     try {
       channel.close();
     } catch (IOException e) {
@@ -282,13 +274,5 @@ public final class Wal implements AutoCloseable {
     while (b.hasRemaining()) {
       p += channel.write(b, p);
     }
-  }
-
-  static int crc(ByteBuffer b, int off, int len) {
-    CRC32C c = new CRC32C();
-    ByteBuffer d = b.duplicate();
-    d.limit(off + len).position(off);
-    c.update(d);
-    return (int) c.getValue();
   }
 }

@@ -1,4 +1,4 @@
-package dev.idxkit.core.internal.txn;
+package dev.idxkit.core.internal.io;
 
 import java.util.Arrays;
 import java.util.function.Consumer;
@@ -11,33 +11,33 @@ import java.util.function.Consumer;
  * <p>Keys are stored plus one, so zero marks an empty slot. Removal shifts the following entries
  * back (no tombstones). Load factor at most 1/2. Not thread-safe; the store guards it.
  */
-final class LongMap<V> {
+public final class LongMap<V> {
   private long[] keys;
   private Object[] vals;
   private int size;
   private int mask;
 
-  LongMap() {
+  public LongMap() {
     this(16);
   }
 
-  LongMap(int capacity) {
+  public LongMap(int capacity) {
     int cap = Integer.highestOneBit(Math.max(4, capacity - 1)) << 1;
     keys = new long[cap];
     vals = new Object[cap];
     mask = cap - 1;
   }
 
-  int size() {
+  public int size() {
     return size;
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return size == 0;
   }
 
   @SuppressWarnings("unchecked")
-  V get(long key) {
+  public V get(long key) {
     long k = key + 1;
     for (int i = slot(k); ; i = (i + 1) & mask) {
       long s = keys[i];
@@ -50,13 +50,13 @@ final class LongMap<V> {
     }
   }
 
-  boolean containsKey(long key) {
+  public boolean containsKey(long key) {
     return get(key) != null;
   }
 
   /** Puts a non-null value; returns the value it replaced, or null. */
   @SuppressWarnings("unchecked")
-  V put(long key, V value) {
+  public V put(long key, V value) {
     if (key < 0 || value == null) {
       throw new IllegalArgumentException("key " + key + " / value " + value);
     }
@@ -78,7 +78,7 @@ final class LongMap<V> {
   }
 
   @SuppressWarnings("unchecked")
-  V remove(long key) {
+  public V remove(long key) {
     long k = key + 1;
     int i = slot(k);
     while (keys[i] != k) {
@@ -105,14 +105,14 @@ final class LongMap<V> {
     return old;
   }
 
-  void clear() {
+  public void clear() {
     Arrays.fill(keys, 0);
     Arrays.fill(vals, null);
     size = 0;
   }
 
   @SuppressWarnings("unchecked")
-  void forEachValue(Consumer<V> action) {
+  public void forEachValue(Consumer<V> action) {
     for (int i = 0; i < keys.length; i++) {
       if (keys[i] != 0) {
         action.accept((V) vals[i]);
@@ -121,7 +121,7 @@ final class LongMap<V> {
   }
 
   /** The keys, unordered. */
-  long[] keys() {
+  public long[] keys() {
     long[] out = new long[size];
     int n = 0;
     for (long k : keys) {

@@ -6,30 +6,45 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * A growable byte array that encoded keys and index entries are appended to. One buffer is reused
- * for millions of keys on the rebuilder's scan path, so nothing here allocates unless the array has
- * to grow; {@link #array()} exposes the storage so callers can copy or compare without a {@link
- * #toByteArray()} copy.
+ * A growable byte array, reused from key to key and record to record so that encoding allocates
+ * only when a value is longer than any before it. One buffer serves the rebuilder's scan path for
+ * millions of keys; {@link #array()} exposes the storage so callers can copy or compare without a
+ * {@link #toByteArray()} copy. Not thread-safe.
  *
- * <p>Multi-byte appends are big-endian: keys compare as unsigned bytes, so the most significant
- * byte must come first. Not thread-safe.
+ * <p>Two ways of writing, one per kind of bytes, never mixed in one buffer:
+ *
+ * <ul>
+ *   <li><b>Keys and index entries</b> are appended at the end, multi-byte values big-endian ({@link
+ *       #appendLong} etc.): keys compare as unsigned bytes, so the most significant byte comes
+ *       first. {@link #escapeAndTerminate} and {@link #invert} finish a string or DESC column in
+ *       place.
+ *   <li><b>Records</b> are laid out at absolute positions, little-endian, matching how they are
+ *       read back through Chronicle Bytes (native order): {@code start} sizes the record, then
+ *       {@code putInt(at, v)} and the like fill it ({@link RecordLayout}, same package).
+ * </ul>
  */
-public final class KeyBuffer {
+public final class GrowableBytes {
   private static final VarHandle BE_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle BE_INT =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle BE_SHORT =
       MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
   private byte[] buf;
   private int length;
 
-  public KeyBuffer() {
+  public GrowableBytes() {
     this(64);
   }
 
-  public KeyBuffer(int initialCapacity) {
+  public GrowableBytes(int initialCapacity) {
     if (initialCapacity < 0) {
       throw new IllegalArgumentException(
           "initialCapacity : " + initialCapacity + " (expected: >= 0)");
@@ -65,12 +80,14 @@ public final class KeyBuffer {
     return Arrays.copyOf(buf, length);
   }
 
+  // ---- keys: appended, big-endian ----
+
   /** Makes room for {@code n} more bytes and returns the offset where they start. */
   public int reserve(int n) {
     int need = length + n;
     if (need > buf.length) {
       if (need < 0) {
-        throw new IllegalStateException("key buffer would exceed 2 GiB");
+        throw new IllegalStateException("byte buffer would exceed 2 GiB");
       }
       buf = Arrays.copyOf(buf, Math.max(need, buf.length * 2));
     }
@@ -152,5 +169,40 @@ public final class KeyBuffer {
     for (int i = from; i < length; i++) {
       buf[i] = (byte) ~buf[i];
     }
+  }
+
+  // ---- records: absolute positions, little-endian ----
+
+  /**
+   * Starts a record of {@code n} bytes: sets the length, growing if needed (the old bytes are not
+   * kept), and zeroes {@code [0, zeroTo)}; a new array is all zeros already.
+   */
+  void start(int n, int zeroTo) {
+    if (n > buf.length) {
+      buf = new byte[Math.max(n, Math.min(Integer.MAX_VALUE - 8, buf.length * 2))];
+    } else {
+      Arrays.fill(buf, 0, zeroTo, (byte) 0);
+    }
+    length = n;
+  }
+
+  void putByte(int pos, int v) {
+    buf[pos] = (byte) v;
+  }
+
+  void putShort(int pos, int v) {
+    LE_SHORT.set(buf, pos, (short) v);
+  }
+
+  void putInt(int pos, int v) {
+    LE_INT.set(buf, pos, v);
+  }
+
+  void putLong(int pos, long v) {
+    LE_LONG.set(buf, pos, v);
+  }
+
+  void putBytes(int pos, byte[] src) {
+    System.arraycopy(src, 0, buf, pos, src.length);
   }
 }

@@ -1,4 +1,4 @@
-package dev.idxkit.core.internal.txn;
+package dev.idxkit.core.internal.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

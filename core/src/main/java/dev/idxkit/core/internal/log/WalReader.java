@@ -1,4 +1,4 @@
-package dev.idxkit.core.internal.wal;
+package dev.idxkit.core.internal.log;
 
 import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.core.spi.Page;
@@ -10,8 +10,9 @@ import java.util.List;
 import net.openhft.chronicle.bytes.BytesStore;
 
 /**
- * Recovery's reading of the log: replays the committed transactions after a checkpoint and finds
- * where the valid log ends.
+ * Recovery's reading of the log ({@link WalFormat}): replays the committed transactions after a
+ * checkpoint and finds where the valid log ends. {@link Recovery} decides what a replayed
+ * transaction does to the store.
  *
  * <p>Frames are read in order and the frames of a transaction held until its COMMIT frame; only
  * then are its page images and edits handed to the {@link Replay}. Reading stops at the first frame
@@ -67,11 +68,11 @@ public final class WalReader {
     var ch = wal.channel();
     long size = ch.size();
     int pageSize = wal.pageSize();
-    ByteBuffer header = ByteBuffer.allocate(Wal.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-    if (size < Wal.HEADER_SIZE || !readFully(ch, header, 0)) {
+    ByteBuffer header = ByteBuffer.allocate(WalFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    if (size < WalFormat.HEADER_SIZE || !readFully(ch, header, 0)) {
       return new Result(0, checkpointLsn, 0, 0, false, "no header");
     }
-    long salt = Wal.headerSalt(header, pageSize);
+    long salt = WalFormat.headerSalt(header, pageSize);
     boolean headerValid = salt != 0;
     if (!headerValid) {
       if (knownSalt == 0) {
@@ -81,10 +82,10 @@ public final class WalReader {
       salt = knownSalt; // damaged later: the frames still name their log
     }
     ByteBuffer frame =
-        ByteBuffer.allocateDirect(Wal.FRAME_HEADER + pageSize).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer.allocateDirect(WalFormat.FRAME_HEADER + pageSize).order(ByteOrder.LITTLE_ENDIAN);
     BytesStore<?, ?> frameStore = BytesStore.wrap(frame);
     List<ByteBuffer> pending = new ArrayList<>();
-    long pos = Wal.HEADER_SIZE;
+    long pos = WalFormat.HEADER_SIZE;
     long validEnd = pos;
     long lastLsn = checkpointLsn;
     long prevLsn = Long.MIN_VALUE;
@@ -94,14 +95,14 @@ public final class WalReader {
     String stop = "end of log";
     try {
       while (true) {
-        frame.clear().limit(Wal.FRAME_HEADER);
-        if (pos + Wal.FRAME_HEADER > size || !readFully(ch, frame, pos)) {
+        frame.clear().limit(WalFormat.FRAME_HEADER);
+        if (pos + WalFormat.FRAME_HEADER > size || !readFully(ch, frame, pos)) {
           stop = pos == size ? "end of log" : "short frame header at " + pos;
           break;
         }
-        byte kind = frame.get(4);
-        long lsn = frame.getLong(8);
-        if (frame.getLong(16) != salt) {
+        byte kind = WalFormat.kind(frame);
+        long lsn = WalFormat.lsn(frame);
+        if (WalFormat.salt(frame) != salt) {
           stop = "frame from an older log at " + pos;
           break;
         }
@@ -110,11 +111,11 @@ public final class WalReader {
           break;
         }
         int payload;
-        if (kind == Wal.KIND_PAGE) {
+        if (kind == WalFormat.KIND_PAGE) {
           payload = pageSize;
-        } else if (kind == Wal.KIND_COMMIT) {
-          payload = frame.getInt(24);
-          if (payload < 0 || payload > size - pos - Wal.FRAME_HEADER) {
+        } else if (kind == WalFormat.KIND_COMMIT) {
+          payload = WalFormat.editBytes(frame);
+          if (payload < 0 || payload > size - pos - WalFormat.FRAME_HEADER) {
             stop = "commit frame with " + payload + " edit bytes at " + pos;
             break;
           }
@@ -123,49 +124,51 @@ public final class WalReader {
           break;
         }
         ByteBuffer body =
-            kind == Wal.KIND_PAGE
+            kind == WalFormat.KIND_PAGE
                 ? frame
-                : ByteBuffer.allocate(Wal.FRAME_HEADER + payload).order(ByteOrder.LITTLE_ENDIAN);
+                : ByteBuffer.allocate(WalFormat.FRAME_HEADER + payload)
+                    .order(ByteOrder.LITTLE_ENDIAN);
         if (body != frame) {
           body.put(frame.duplicate().flip());
         }
-        body.limit(Wal.FRAME_HEADER + payload);
-        if (!readFully(ch, body.position(Wal.FRAME_HEADER), pos + Wal.FRAME_HEADER)) {
+        body.limit(WalFormat.FRAME_HEADER + payload);
+        if (!readFully(ch, body.position(WalFormat.FRAME_HEADER), pos + WalFormat.FRAME_HEADER)) {
           stop = "short frame at " + pos;
           break;
         }
-        int crc = Wal.crc(body, 4, Wal.FRAME_HEADER - 4 + payload);
-        if (crc != body.getInt(0)) {
+        if (!WalFormat.checksumValid(body, payload)) {
           stop = "frame checksum mismatch at " + pos;
           break;
         }
-        if (kind == Wal.KIND_PAGE) {
-          Page image = new Page(frameStore, Wal.FRAME_HEADER, pageSize);
-          long pageNo = body.getLong(24);
+        if (kind == WalFormat.KIND_PAGE) {
+          Page image = new Page(frameStore, WalFormat.FRAME_HEADER, pageSize);
+          long pageNo = WalFormat.pageNo(body);
           if (image.computeChecksum() != image.storedChecksum()
               || image.pageNo() != pageNo
-              || image.areaId() != (body.get(5) & 0xFF)) {
+              || image.areaId() != WalFormat.area(body)) {
             stop = "page " + pageNo + " image fails its checksum at " + pos;
             break;
           }
-          ByteBuffer copy = ByteBuffer.allocateDirect(Wal.FRAME_HEADER + pageSize);
-          copy.put(body.duplicate().position(0).limit(Wal.FRAME_HEADER + pageSize)).flip();
+          ByteBuffer copy = ByteBuffer.allocateDirect(WalFormat.FRAME_HEADER + pageSize);
+          copy.put(body.duplicate().position(0).limit(WalFormat.FRAME_HEADER + pageSize)).flip();
           pending.add(copy);
           txnLsn = lsn;
         } else {
-          if (body.getInt(28) != pending.size() || lsn <= prevLsn) {
+          if (WalFormat.pageFrames(body) != pending.size() || lsn <= prevLsn) {
             stop = "commit frame does not match its transaction at " + pos;
             break;
           }
           byte[] edits = new byte[payload];
-          body.get(Wal.FRAME_HEADER, edits);
+          body.get(WalFormat.FRAME_HEADER, edits);
           if (lsn > checkpointLsn) {
             for (ByteBuffer pb : pending) {
               pb.order(ByteOrder.LITTLE_ENDIAN);
               BytesStore<?, ?> store = BytesStore.wrap(pb);
               try {
                 replay.page(
-                    pb.get(5) & 0xFF, pb.getLong(24), new Page(store, Wal.FRAME_HEADER, pageSize));
+                    WalFormat.area(pb),
+                    WalFormat.pageNo(pb),
+                    new Page(store, WalFormat.FRAME_HEADER, pageSize));
               } finally {
                 store.releaseLast();
               }
@@ -178,9 +181,9 @@ public final class WalReader {
           pending.clear();
           prevLsn = lsn;
           txnLsn = -1;
-          validEnd = pos + Wal.FRAME_HEADER + payload;
+          validEnd = pos + WalFormat.FRAME_HEADER + payload;
         }
-        pos += Wal.FRAME_HEADER + payload;
+        pos += WalFormat.FRAME_HEADER + payload;
       }
     } finally {
       frameStore.releaseLast();

@@ -1,4 +1,4 @@
-package dev.idxkit.core.internal.txn;
+package dev.idxkit.core.internal.io;
 
 import java.util.ArrayDeque;
 
@@ -7,22 +7,22 @@ import java.util.ArrayDeque;
  * page for every page they change. Keeps at most {@code maxPooled} idle buffers; the rest are left
  * to the garbage collector.
  */
-final class PagePool {
+public final class PagePool {
   private final int pageSize;
   private final int maxPooled;
   private final ArrayDeque<PageBuffer> idle = new ArrayDeque<>();
 
-  PagePool(int pageSize, int maxPooled) {
+  public PagePool(int pageSize, int maxPooled) {
     this.pageSize = pageSize;
     this.maxPooled = maxPooled;
   }
 
-  synchronized PageBuffer acquire() {
+  public synchronized PageBuffer acquire() {
     PageBuffer b = idle.poll();
     return b != null ? b : new PageBuffer(pageSize);
   }
 
-  synchronized void release(PageBuffer b) {
+  public synchronized void release(PageBuffer b) {
     if (b != null && idle.size() < maxPooled) {
       idle.push(b);
     }

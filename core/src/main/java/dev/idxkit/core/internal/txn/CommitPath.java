@@ -1,0 +1,149 @@
+package dev.idxkit.core.internal.txn;
+
+import dev.idxkit.core.Durability;
+import dev.idxkit.core.internal.io.PageBuffer;
+import dev.idxkit.core.internal.log.Recovery;
+import dev.idxkit.core.internal.log.Wal;
+import dev.idxkit.core.internal.log.WalFormat;
+import dev.idxkit.core.internal.log.WalReader;
+import dev.idxkit.core.internal.meta.FreeList;
+import dev.idxkit.core.internal.meta.MetaFile;
+import dev.idxkit.core.spi.MetaState;
+import dev.idxkit.core.spi.Page;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything that advances the LSN or the meta generation, in the order the log requires: commits
+ * into the log, checkpoints out of it, bulk publishes beside it, and recovery at open. The store's
+ * writer (one at a time) is held by every caller, so nothing here is called concurrently; readers
+ * see the results through {@link CommittedState}.
+ *
+ * <p>A commit ({@link #commit}): the next LSN; each changed page sealed with it (LSN and CRC32C);
+ * one log append ({@link Wal#append}); the pages installed as the newest committed images and the
+ * meta made current, atomically for readers. Still holding the writer, the transaction then
+ * checkpoints if the log has passed {@code checkpointBytes} ({@link #maybeCheckpoint}); after
+ * releasing it, it waits for durability ({@link #afterCommit}), which is what lets one fsync serve
+ * every committer queued behind it (group commit).
+ *
+ * <p>A checkpoint ({@link #checkpoint}) runs only when something changed since the last meta write;
+ * {@link Checkpoint} does the writing. A bulk publish ({@link #publish}) happens on an empty log
+ * (the bulk session began with a checkpoint) and writes one meta slot. Recovery ({@link #recover})
+ * replays the log, checks the area files against the recovered meta, and (read-write) checkpoints.
+ */
+final class CommitPath implements AutoCloseable {
+  private final Wal wal;
+  private final MetaFile metaFile;
+  private final AreaFiles areas;
+  private final CommittedState committed;
+  private final StoreOptions options;
+  private final Checkpoint checkpoint;
+  private long lastLsn;
+
+  CommitPath(
+      Wal wal,
+      MetaFile metaFile,
+      AreaFiles areas,
+      CommittedState committed,
+      StoreOptions options,
+      int pageSize) {
+    this.wal = wal;
+    this.metaFile = metaFile;
+    this.areas = areas;
+    this.committed = committed;
+    this.options = options;
+    this.checkpoint = new Checkpoint(wal, metaFile, areas, committed.index(), pageSize);
+    this.lastLsn = committed.meta().checkpointLsn();
+  }
+
+  long lastLsn() {
+    return lastLsn;
+  }
+
+  long logBytes() {
+    return wal.size();
+  }
+
+  CheckpointStats lastCheckpoint() {
+    return checkpoint.last();
+  }
+
+  /** Appends a commit to the log, then makes it visible. Returns the log offset after it. */
+  long commit(StoreTxn txn, List<PageBuffer> pages, byte[] edits, MetaState next) {
+    long lsn = lastLsn + 1;
+    List<Page> images = new ArrayList<>(pages.size());
+    for (PageBuffer b : pages) {
+      b.page.seal(lsn);
+      images.add(b.page);
+    }
+    long end = wal.append(lsn, images, edits);
+    lastLsn = lsn;
+    committed.install(pages, txn::applyFrees, next);
+    return end;
+  }
+
+  /** Makes a commit ending at {@code logEnd} as durable as asked; called without the writer. */
+  void afterCommit(long logEnd, Durability durability) {
+    switch (durability) {
+      case SYNC -> wal.sync(logEnd);
+      case ASYNC -> wal.syncLater(options.asyncFlushMillis());
+      case OFF -> {}
+    }
+  }
+
+  /** Called by the committer while it still holds the writer. */
+  void maybeCheckpoint() {
+    if (wal.size() > options.checkpointBytes()) {
+      checkpoint();
+    }
+  }
+
+  void checkpoint() {
+    if (options.readOnly()
+        || (!committed.changedSinceMetaWrite() && wal.size() <= WalFormat.HEADER_SIZE)) {
+      return;
+    }
+    committed.checkpointed(checkpoint.write(committed.meta(), committed.free(), lastLsn));
+  }
+
+  /** Publishes a bulk session's meta: one meta write, then the new state becomes visible. */
+  void publish(MetaState.Builder next, List<FreeList> nextFree) {
+    MetaState m = next.generation(committed.meta().generation() + 1).checkpointLsn(lastLsn).build();
+    // The session began with a checkpoint and holds the writer, so the log is empty: it is reset
+    // with a new salt like after a checkpoint.
+    if (wal.size() != WalFormat.HEADER_SIZE) {
+      throw new IllegalStateException(
+          "bulk publish with " + wal.size() + " bytes in the log (expected: an empty log)");
+    }
+    checkpoint.writeMetaAndResetLog(m, nextFree);
+    committed.published(m, nextFree);
+  }
+
+  /** Recovery at open (see {@link Recovery}); returns what it found in the log. */
+  WalReader.Result recover() {
+    Recovery.checkMetaMatchesLog(metaFile, wal);
+    Recovery.Outcome r =
+        Recovery.replay(
+            wal,
+            metaFile,
+            committed.meta(),
+            committed.free(),
+            committed.index(),
+            areas::openMissing,
+            options.readOnly());
+    committed.recovered(r.state(), r.log().transactions());
+    lastLsn = Math.max(lastLsn, r.log().lastLsn());
+    areas.checkLengths(r.state(), committed.free(), committed.index());
+    if (!options.readOnly()) {
+      Recovery.prepareLog(wal, metaFile, r.log());
+      checkpoint();
+    }
+    return r.log();
+  }
+
+  @Override
+  public void close() {
+    checkpoint.close();
+    wal.close();
+  }
+}
