@@ -99,7 +99,10 @@ public final class DurabilityBench {
       insertRows(d, d.table("t"), r, 0, LOG_PRELOAD_ROWS);
     }
     DatabaseOptions opts =
-        DatabaseOptions.defaults().withDurability(Durability.OFF).withCheckpointBytes(1L << 40);
+        DatabaseOptions.defaults()
+            .withDurability(Durability.OFF)
+            .withCheckpointBytes(1L << 40)
+            .withDirtyPageBytes(1L << 40);
     try (Database d = Database.open(db, opts)) {
       Table t = d.table("t");
       long[] perRow = new long[2];
@@ -269,7 +272,10 @@ public final class DurabilityBench {
     double ckptSeconds;
     CheckpointStats c;
     StoreOptions opts =
-        StoreOptions.defaults().withDurability(Durability.OFF).withCheckpointBytes(1L << 40);
+        StoreOptions.defaults()
+            .withDurability(Durability.OFF)
+            .withCheckpointBytes(1L << 40)
+            .withDirtyPageBytes(1L << 40);
     try (Store s = Store.create(db, opts, Map.of(0, "data"), new byte[0])) {
       for (long done = 0; done < pages; ) {
         try (StoreTxn t = s.begin(Durability.OFF)) {

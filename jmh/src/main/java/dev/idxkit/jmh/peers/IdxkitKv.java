@@ -25,7 +25,8 @@ import java.util.concurrent.locks.Lock;
  * <p>Inserts: each batch is one transaction begun with {@link Durability#OFF} (the log is written
  * at commit, fsynced only by checkpoints and close), entries inserted into the tree through the
  * transaction's page copies, the new root recorded with {@code setRoot}, then commit; a commit that
- * takes the log past the store's checkpoint threshold runs the checkpoint too, inside the timing.
+ * takes the log or the dirty pages past the store's checkpoint thresholds runs the checkpoint too,
+ * inside the timing.
  */
 final class IdxkitKv implements KvStore {
   private final Path dir;
@@ -49,7 +50,7 @@ final class IdxkitKv implements KvStore {
         + " fsync of the area file and one of the meta at publish; reads through mmap (OS page"
         + " cache, no own cache), store.readLock() and a new cursor per operation; inserts: one"
         + " transaction per batch, Durability.OFF (log written at commit, no fsync), checkpoint"
-        + " when the log passes the store's threshold";
+        + " when the log or the dirty pages pass the store's thresholds (64 MiB, 256 MiB)";
   }
 
   @Override
