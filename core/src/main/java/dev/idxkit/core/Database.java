@@ -284,6 +284,14 @@ public final class Database implements AutoCloseable {
     }
 
     /** Opens the database's files through {@code io}: for tests that inject I/O faults. */
+    /**
+     * Checkpoints when the pages changed since the last checkpoint, held whole in memory until
+     * then, pass {@code bytes} (at least 1 MiB; 256 MiB by default).
+     */
+    public DatabaseOptions withDirtyPageBytes(long bytes) {
+      return new DatabaseOptions(storeOptions.withDirtyPageBytes(bytes));
+    }
+
     public DatabaseOptions withFileIo(dev.idxkit.core.spi.FileIo io) {
       return new DatabaseOptions(storeOptions.withFileIo(io));
     }

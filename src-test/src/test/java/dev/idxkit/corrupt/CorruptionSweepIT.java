@@ -131,7 +131,7 @@ class CorruptionSweepIT {
             "leaf",
             "branch",
             "wal header",
-            "wal page frame",
+            "wal redo frame",
             "wal commit frame",
             "run file");
   }

@@ -100,8 +100,11 @@ final class Targets {
         h.clear();
         ch.read(h, pos);
         int kind = h.get(4);
-        int payload = kind == 1 ? pageSize : h.getInt(24);
-        if ((kind != 1 && kind != 2)
+        // Format 2 writes REDO frames (a redo record, its length at 24); format 1 wrote PAGE ones.
+        int payload = kind == WalFormat.KIND_PAGE ? pageSize : h.getInt(24);
+        if ((kind != WalFormat.KIND_PAGE
+                && kind != WalFormat.KIND_COMMIT
+                && kind != WalFormat.KIND_REDO)
             || payload < 0
             || pos + WalFormat.FRAME_HEADER + payload > size) {
           break;
@@ -109,7 +112,9 @@ final class Targets {
         add(
             new Target(
                 "wal",
-                kind == 1 ? "wal page frame" : "wal commit frame",
+                kind == WalFormat.KIND_REDO
+                    ? "wal redo frame"
+                    : kind == WalFormat.KIND_PAGE ? "wal page frame" : "wal commit frame",
                 pos,
                 WalFormat.FRAME_HEADER + payload));
         pos += WalFormat.FRAME_HEADER + payload;

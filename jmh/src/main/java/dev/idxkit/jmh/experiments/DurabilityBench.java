@@ -1,6 +1,10 @@
 package dev.idxkit.jmh.experiments;
 
+import dev.idxkit.core.Database;
+import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.Table;
+import dev.idxkit.core.Transaction;
 import dev.idxkit.core.internal.txn.CheckpointStats;
 import dev.idxkit.core.internal.txn.Store;
 import dev.idxkit.core.internal.txn.StoreOptions;
@@ -35,6 +39,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * number of bytes is written sequentially to a new file in the same directory with 1 MiB writes and
  * one fsync, and the ratio printed. Target: checkpoint at >= 90% of the sequential figure.
  *
+ * <p>Log bytes per committed row: a table of nine indexed random BIGINT keys and a 40-character pad
+ * (the {@code growth} experiment's rows) gets {@value #LOG_PRELOAD_ROWS} rows, a checkpoint, then
+ * two windows of {@value #LOG_WINDOW_ROWS} rows in transactions of 1,000 (durability OFF, no
+ * checkpoint in between); the log's growth in each window over its rows is printed. The first
+ * window after a checkpoint pays for first changes of pages (full images once the log holds
+ * deltas), the second shows the steady state.
+ *
  * <p>Run: {@code idxkit bench durability [--dir D] [--seconds 3] [--mb 256] [--out DIR]}, or {@code
  * java -cp jmh/target/benchmarks.jar dev.idxkit.jmh.experiments.DurabilityBench} with the same
  * options. The stores go to a new directory under {@code --dir} (default the temp directory),
@@ -65,6 +76,66 @@ public final class DurabilityBench {
         .option("--dir", "DIR", System.getProperty("java.io.tmpdir"), "where the stores are made")
         .option("--seconds", "S", "3", "seconds per commit configuration")
         .option("--mb", "MIB", "256", "MiB of pages the checkpoint flushes");
+  }
+
+  static final int LOG_PRELOAD_ROWS = 50_000;
+  static final int LOG_WINDOW_ROWS = 20_000;
+
+  /** Log bytes per committed row in two windows after a checkpoint; see the class comment. */
+  static long[] logBytesPerRow(Path db) {
+    SplittableRandom r = new SplittableRandom(20_261_125L);
+    // Preloaded with the default checkpoint interval, then reopened (which checkpoints) with none,
+    // so that the windows' log is all there is to measure.
+    try (Database d = Database.create(db, DatabaseOptions.defaults())) {
+      StringBuilder ddl = new StringBuilder("CREATE TABLE t (id BIGINT");
+      for (int k = 1; k <= 9; k++) {
+        ddl.append(", k").append(k).append(" BIGINT");
+      }
+      ddl.append(", pad VARCHAR(60));");
+      for (int k = 1; k <= 9; k++) {
+        ddl.append("CREATE INDEX t_k").append(k).append(" ON t (k").append(k).append(");");
+      }
+      d.execute(ddl.toString(), "log bytes schema");
+      insertRows(d, d.table("t"), r, 0, LOG_PRELOAD_ROWS);
+    }
+    DatabaseOptions opts =
+        DatabaseOptions.defaults()
+            .withDurability(Durability.OFF)
+            .withCheckpointBytes(1L << 40)
+            .withDirtyPageBytes(1L << 40);
+    try (Database d = Database.open(db, opts)) {
+      Table t = d.table("t");
+      long[] perRow = new long[2];
+      long id = LOG_PRELOAD_ROWS;
+      for (int w = 0; w < 2; w++) {
+        long before = d.stats().logBytes();
+        insertRows(d, t, r, id, LOG_WINDOW_ROWS);
+        id += LOG_WINDOW_ROWS;
+        perRow[w] = Math.round((d.stats().logBytes() - before) / (double) LOG_WINDOW_ROWS);
+      }
+      return perRow;
+    }
+  }
+
+  private static void insertRows(Database d, Table t, SplittableRandom r, long from, int rows) {
+    Object[] row = new Object[11];
+    char[] pad = new char[40];
+    for (int i = 0; i < rows; ) {
+      try (Transaction tx = d.begin(Durability.OFF)) {
+        for (int end = Math.min(rows, i + 1000); i < end; i++) {
+          row[0] = from + i;
+          for (int k = 1; k <= 9; k++) {
+            row[k] = r.nextLong();
+          }
+          for (int c = 0; c < pad.length; c++) {
+            pad[c] = (char) ('a' + r.nextInt(26));
+          }
+          row[10] = new String(pad);
+          tx.insert(t, row);
+        }
+        tx.commit();
+      }
+    }
   }
 
   /**
@@ -105,6 +176,19 @@ public final class DurabilityBench {
         }
       }
       results.write(commits);
+      Path logDb = dir.resolve("log-bytes");
+      long[] perRow = logBytesPerRow(logDb);
+      BenchDir.deleteTree(logDb);
+      System.out.printf(
+          "log bytes per committed row (9 indexed random keys, txns of 1,000): %,d in the first"
+              + " %,d rows after a checkpoint, %,d in the next %,d%n",
+          perRow[0], LOG_WINDOW_ROWS, perRow[1], LOG_WINDOW_ROWS);
+      results.write(
+          Results.of("durability-log", "window", "rows", "log_bytes_per_row")
+              .parameter("preload_rows", LOG_PRELOAD_ROWS)
+              .parameter("indexes", 9)
+              .row("first after checkpoint", LOG_WINDOW_ROWS, perRow[0])
+              .row("second", LOG_WINDOW_ROWS, perRow[1]));
       CheckpointRun c = checkpoint(dir, mb);
       ckpt.row(
           mb,
@@ -188,7 +272,10 @@ public final class DurabilityBench {
     double ckptSeconds;
     CheckpointStats c;
     StoreOptions opts =
-        StoreOptions.defaults().withDurability(Durability.OFF).withCheckpointBytes(1L << 40);
+        StoreOptions.defaults()
+            .withDurability(Durability.OFF)
+            .withCheckpointBytes(1L << 40)
+            .withDirtyPageBytes(1L << 40);
     try (Store s = Store.create(db, opts, Map.of(0, "data"), new byte[0])) {
       for (long done = 0; done < pages; ) {
         try (StoreTxn t = s.begin(Durability.OFF)) {

@@ -33,9 +33,16 @@ import java.util.stream.Stream;
  *       scans} range scans of {@value KvWorkload#SCAN_LENGTH} entries are made from random starts,
  *       store after store. Interleaving rounds across the stores, instead of running one store's
  *       rounds and then the next's, spreads the noise of a shared machine over all of them.
+ *   <li>Random inserts (after the reads, which expect the built map): {@code inserts} new keys per
+ *       round, uniform over the gaps between the built keys and distinct ({@link
+ *       KvWorkload#newKeys}, the same for every store), inserted in transactions or write batches
+ *       of {@code batch} (1,000) with no fsync per commit ({@link KvStore#insertBatch} says how
+ *       each store does it); rounds interleaved across the stores as above, so each store's tree
+ *       grows by the same keys in the same order; then {@link KvWorkload#verifyInserts}.
  *   <li>Figures per store: build seconds and keys/s, disk bytes, median lookups/s and entries/s
- *       over the measured rounds (with min and max), median CPU ns per operation of the reading
- *       thread. Ratios are idxkit's figure over each peer's (above 1: idxkit is faster).
+ *       over the measured rounds (with min and max), median inserts/s, median CPU ns per operation
+ *       of the calling thread. Ratios are idxkit's figure over each peer's (above 1: idxkit is
+ *       faster).
  * </ol>
  *
  * <p>Memory and disk: all stores stay open until the end, each with its own cache of {@code
@@ -45,8 +52,9 @@ import java.util.stream.Stream;
  *
  * <p>Run: {@code java $(cat cli/target/jvm.args) -cp jmh/target/benchmarks.jar
  * dev.idxkit.jmh.peers.CompareBench [--keys 10000000] [--lookups 200000] [--scans 10000] [--rounds
- * 3] [--warmup 1] [--stores idxkit,sqlite,h2mvstore,rocksdb,lmdb,mapdb] [--cache 256m] [--out
- * bench-results/compare] [--work DIR] [--seed N]}.
+ * 3] [--warmup 1] [--inserts 100000] [--batch 1000] [--stores
+ * idxkit,sqlite,h2mvstore,rocksdb,lmdb,mapdb] [--cache 256m] [--out bench-results/compare] [--work
+ * DIR] [--seed N]}; {@code --inserts 0} leaves the random-insert workload out.
  */
 public final class CompareBench {
   public static final String NAME = "compare";
@@ -56,13 +64,16 @@ public final class CompareBench {
   /** What {@code --help} prints. */
   static final String HELP =
       "usage: idxkit bench compare [--keys 10000000] [--lookups 200000] [--scans 10000]"
-          + " [--rounds 3] [--warmup 1] [--stores idxkit,sqlite,h2mvstore,rocksdb,lmdb,mapdb]"
+          + " [--rounds 3] [--warmup 1] [--inserts 100000] [--batch 1000]"
+          + " [--stores idxkit,sqlite,h2mvstore,rocksdb,lmdb,mapdb]"
           + " [--cache 256m] [--out bench-results/compare] [--work DIR] [--seed N] [--verbose]\n"
-          + "Bulk build, random point lookups and range scans of the same keys in idxkit and,"
+          + "Bulk build, random point lookups, range scans and random inserts (transactions of"
+          + " --batch, no fsync) of the same keys in idxkit and,"
           + " in the same run, SQLite, H2 MVStore, RocksDB, LMDB and MapDB; CSV, JSON and PNG.";
 
   static final String USAGE =
-      "--keys, --lookups, --scans, --rounds, --warmup, --stores, --cache, --out, --work, --seed";
+      "--keys, --lookups, --scans, --rounds, --warmup, --inserts, --batch, --stores, --cache,"
+          + " --out, --work, --seed";
 
   /** The experiment's parameters; {@link #parse} documents the defaults. */
   record Config(
@@ -71,6 +82,8 @@ public final class CompareBench {
       int scans,
       int rounds,
       int warmup,
+      int inserts,
+      int batch,
       List<String> stores,
       long cacheBytes,
       Path out,
@@ -97,6 +110,8 @@ public final class CompareBench {
               a.intValue("scans", 10_000, 1, 10_000_000),
               a.intValue("rounds", 3, 1, 100),
               a.intValue("warmup", 1, 0, 100),
+              a.intValue("inserts", 100_000, 0, 100_000_000),
+              a.intValue("batch", 1_000, 1, 1_000_000),
               a.list("stores", STORES, new LinkedHashSet<>(STORES)),
               a.bytes("cache", 256L << 20, 1L << 20),
               a.path("out", Path.of("bench-results", NAME)),
@@ -137,6 +152,8 @@ public final class CompareBench {
     sheet.parameter("rounds", c.rounds());
     sheet.parameter("warmupRounds", c.warmup());
     sheet.parameter("cacheBytes", c.cacheBytes());
+    sheet.parameter("insertsPerRound", c.inserts());
+    sheet.parameter("insertBatch", c.batch());
     sheet.parameter("seed", c.seed());
     sheet.parameter("stores", String.join(",", c.stores()));
     out.printf(
@@ -164,6 +181,9 @@ public final class CompareBench {
           build(s, dir.resolve(name), c, sheet, out);
         }
         measure(stores, c, sheet, out);
+        if (c.inserts() > 0) {
+          insert(stores, c, sheet, out);
+        }
       } finally {
         closeAll(stores.values());
       }
@@ -278,6 +298,71 @@ public final class CompareBench {
     }
   }
 
+  /** The random-insert workload: interleaved rounds of {@code c.inserts()} inserts per store. */
+  private static void insert(
+      Map<String, KvStore> stores, Config c, ResultSheet sheet, PrintStream out) throws Exception {
+    int total = c.warmup() + c.rounds();
+    long count = (long) total * c.inserts();
+    if (count > Integer.MAX_VALUE) {
+      throw new InvalidInputException(
+          "--inserts : " + c.inserts() + " (expected: (warmup + rounds) x inserts < 2^31)");
+    }
+    long[] keys =
+        KvWorkload.newKeys(new SplittableRandom(c.seed() ^ 0x1A5E27L), (int) count, c.keys());
+    long[] values = new long[keys.length];
+    for (int j = 0; j < values.length; j++) {
+      values[j] = c.keys() + j;
+    }
+    out.printf(
+        Locale.ROOT,
+        "random inserts: %,d new keys per round in transactions of %,d, no fsync per commit%n",
+        c.inserts(),
+        c.batch());
+    Map<String, List<KvWorkload.Timing>> timings = new LinkedHashMap<>();
+    for (KvStore s : stores.values()) {
+      s.prepareInserts();
+      timings.put(s.name(), new ArrayList<>());
+    }
+    for (int round = 0; round < total; round++) {
+      boolean measured = round >= c.warmup();
+      String label = measured ? "round " + (round - c.warmup() + 1) : "warmup " + (round + 1);
+      double load = sheet.machine.sampleLoad();
+      StringBuilder line =
+          new StringBuilder(String.format(Locale.ROOT, "  %-9s (load %5.2f)", label, load));
+      int from = round * c.inserts();
+      for (KvStore s : stores.values()) {
+        KvWorkload.Timing t =
+            KvWorkload.inserts(s, keys, values, from, from + c.inserts(), c.batch());
+        line.append(String.format(Locale.ROOT, "  %s %,.0f/s", s.name(), t.opsPerSecond()));
+        if (measured) {
+          timings.get(s.name()).add(t);
+          sheet.add(s.name(), label, "insert", t.opsPerSecond(), "inserts/s");
+        }
+      }
+      out.println(line);
+    }
+    out.printf(
+        Locale.ROOT, "%n%-10s %13s %19s %11s%n", "store", "inserts/s", "(min..max)", "CPU ns/ins");
+    for (KvStore s : stores.values()) {
+      KvWorkload.verifyInserts(s, keys, values, keys.length, c.keys(), c.seed() ^ 0x7E57);
+      double[] r = rates(timings.get(s.name()));
+      double cpu =
+          median(timings.get(s.name()).stream().mapToDouble(KvWorkload.Timing::cpuNanosPerOp));
+      sheet.add(s.name(), "", "insert", median(Arrays.stream(r)), "inserts/s");
+      sheet.add(s.name(), "", "insert min", Arrays.stream(r).min().orElse(Double.NaN), "inserts/s");
+      sheet.add(s.name(), "", "insert max", Arrays.stream(r).max().orElse(Double.NaN), "inserts/s");
+      sheet.add(s.name(), "", "insert cpu", cpu, "ns/insert (calling thread)");
+      out.printf(
+          Locale.ROOT,
+          "%-10s %,13.0f %,9.0f..%,-9.0f %,11.0f  verified%n",
+          s.name(),
+          median(Arrays.stream(r)),
+          Arrays.stream(r).min().orElse(Double.NaN),
+          Arrays.stream(r).max().orElse(Double.NaN),
+          cpu);
+    }
+  }
+
   /** Ratios against idxkit and the issue's goals, from the figures in {@code sheet}. */
   static void summarize(Config c, ResultSheet sheet) {
     String me = "idxkit";
@@ -339,10 +424,60 @@ public final class CompareBench {
               b),
           mine > b);
     }
+    if (c.inserts() > 0) {
+      summarizeInserts(c, sheet);
+    }
     sheet.note(
         "ratios use the median of "
             + c.rounds()
             + " interleaved rounds; on a shared machine compare the CPU ns/op columns as well");
+  }
+
+  /** Insert ratios, and the goals of issue 18: at or above RocksDB, ahead of every B-tree. */
+  private static void summarizeInserts(Config c, ResultSheet sheet) {
+    String me = "idxkit";
+    double mine = sheet.value(me, "", "insert");
+    for (String p : c.stores()) {
+      if (!p.equals(me)) {
+        sheet.ratio(
+            "inserts/s: idxkit / " + p,
+            mine / sheet.value(p, "", "insert"),
+            "idxkit inserts this many times faster (wall, median round)");
+      }
+    }
+    if (c.stores().contains("rocksdb")) {
+      double rocks = sheet.value("rocksdb", "", "insert");
+      sheet.goal(
+          "random inserts at or above RocksDB's rate",
+          String.format(
+              Locale.ROOT,
+              "idxkit / RocksDB = %.2f (%,.0f vs %,.0f inserts/s)",
+              mine / rocks,
+              mine,
+              rocks),
+          mine >= rocks);
+    }
+    String best = null;
+    for (String p : c.stores()) {
+      if (!p.equals(me)
+          && !p.equals("rocksdb")
+          && (best == null || sheet.value(p, "", "insert") > sheet.value(best, "", "insert"))) {
+        best = p;
+      }
+    }
+    if (best != null) {
+      double b = sheet.value(best, "", "insert");
+      sheet.goal(
+          "random inserts ahead of every B-tree peer",
+          String.format(
+              Locale.ROOT,
+              "idxkit / best B-tree (%s) = %.2f (%,.0f vs %,.0f inserts/s)",
+              best,
+              mine / b,
+              mine,
+              b),
+          mine > b);
+    }
   }
 
   static List<BarCharts.Panel> panels(Config c, ResultSheet sheet) {
@@ -352,6 +487,16 @@ public final class CompareBench {
             c, sheet, "bulk build of " + human(c.keys()) + " keys", "build rate", 1e6, "M keys/s"));
     panels.add(panel(c, sheet, "random point lookups", "lookup", 1e3, "k lookups/s"));
     panels.add(panel(c, sheet, "range scans (100 entries)", "scan", 1e6, "M entries/s"));
+    if (c.inserts() > 0) {
+      panels.add(
+          panel(
+              c,
+              sheet,
+              "random inserts (txn of " + human(c.batch()) + ", no fsync)",
+              "insert",
+              1e3,
+              "k inserts/s"));
+    }
     return panels;
   }
 

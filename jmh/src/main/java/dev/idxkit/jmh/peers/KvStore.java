@@ -9,10 +9,12 @@ import dev.idxkit.jmh.btree.TreeEntries;
  * [0, n)}. For idxkit the value is the RID of an index entry, as in a real index.
  *
  * <p>Call order: {@link #build} once into an empty directory (sorted input, the store's own bulk
- * path, durable when it returns), then any number of {@link #get} and {@link #scan}, then {@link
- * #close()} (idempotent). Reads are made from one thread. Every read sees the latest committed
- * state: each is its own read transaction, cursor or statement, as an application's independent
- * request would be, not a long-lived snapshot reused across operations.
+ * path, durable when it returns), then any number of {@link #get} and {@link #scan}; for the
+ * random-insert workload {@link #prepareInserts} once, then any number of {@link #insertBatch}
+ * (reads may follow and see every batch inserted); then {@link #close()} (idempotent). Reads are
+ * made from one thread. Every read sees the latest committed state: each is its own read
+ * transaction, cursor or statement, as an application's independent request would be, not a
+ * long-lived snapshot reused across operations.
  */
 interface KvStore extends AutoCloseable {
   /** Short lower-case name: {@code idxkit}, {@code sqlite}, {@code h2mvstore}, ... */
@@ -32,6 +34,20 @@ interface KvStore extends AutoCloseable {
    * key order, into {@code values}; returns how many there were (fewer at the end of the map).
    */
   int scan(long from, long[] values) throws Exception;
+
+  /**
+   * Switches the store to its transactional write settings before the first {@link #insertBatch}
+   * (for example SQLite from the bulk build's {@code journal_mode=OFF} to its write-ahead log). The
+   * default does nothing.
+   */
+  default void prepareInserts() throws Exception {}
+
+  /**
+   * Inserts the new entries {@code keys[from..to)} with values {@code values[from..to)} as one
+   * transaction (or write batch), committed without an fsync: atomic, durable at the store's next
+   * sync. The keys are absent from the map.
+   */
+  void insertBatch(long[] keys, long[] values, int from, int to) throws Exception;
 
   @Override
   void close() throws Exception;

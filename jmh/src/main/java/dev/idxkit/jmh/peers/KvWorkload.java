@@ -3,6 +3,7 @@ package dev.idxkit.jmh.peers;
 import dev.idxkit.jmh.btree.TreeEntries;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.BitSet;
 import java.util.SplittableRandom;
 
 /**
@@ -17,6 +18,12 @@ import java.util.SplittableRandom;
  *       i}.
  *   <li>{@link #scans}: {@value #SCAN_LENGTH} consecutive entries from {@code keyOf(i)}; there must
  *       be {@code min(100, n - i)} of them with values {@code i, i+1, ...}.
+ *   <li>{@link #newKeys}, {@link #inserts}, {@link #verifyInserts}: the random-insert workload. New
+ *       keys fall in the gaps between the built ones ({@code keyOf(i) + 1 .. keyOf(i) + 7}),
+ *       uniformly over the whole map and all distinct, so every insert lands in a random leaf and
+ *       adds an entry; each gets a value above every built one. They are inserted in transactions
+ *       (write batches) of {@code batch}, and afterwards every inserted key must read back with its
+ *       value and the built keys must still read theirs.
  * </ul>
  *
  * Times are wall clock ({@link System#nanoTime}) and the calling thread's CPU time ({@link
@@ -48,6 +55,78 @@ final class KvWorkload {
       out[i] = random.nextLong(bound);
     }
     return out;
+  }
+
+  /**
+   * {@code count} distinct keys absent from a map of {@code n} built entries, uniform over the gaps
+   * between them, in random order. Memory: one bit per gap position ({@code 7 n} bits).
+   */
+  static long[] newKeys(SplittableRandom random, int count, long n) {
+    long gaps = n * (TreeEntries.STRIDE - 1);
+    if (count > gaps / 2 || gaps > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "inserts : "
+              + count
+              + " into "
+              + n
+              + " keys (expected: at most "
+              + gaps / 2
+              + " new keys, and at most "
+              + Integer.MAX_VALUE / 7
+              + " built keys)");
+    }
+    BitSet taken = new BitSet((int) gaps);
+    long[] out = new long[count];
+    for (int j = 0; j < count; j++) {
+      int g;
+      do {
+        g = (int) random.nextLong(gaps);
+      } while (taken.get(g));
+      taken.set(g);
+      out[j] = TreeEntries.keyOf(g / (TreeEntries.STRIDE - 1)) + 1 + g % (TreeEntries.STRIDE - 1);
+    }
+    return out;
+  }
+
+  /**
+   * Inserts {@code keys[from..to)} with {@code values[from..to)} in batches of {@code batch}, each
+   * batch one {@link KvStore#insertBatch} (a transaction). Ops are entries inserted.
+   */
+  static Timing inserts(KvStore s, long[] keys, long[] values, int from, int to, int batch)
+      throws Exception {
+    long cpu0 = THREADS.getCurrentThreadCpuTime();
+    long t0 = System.nanoTime();
+    for (int i = from; i < to; i += batch) {
+      s.insertBatch(keys, values, i, Math.min(to, i + batch));
+    }
+    long wall = System.nanoTime() - t0;
+    long cpu = THREADS.getCurrentThreadCpuTime();
+    return new Timing(to - from, wall, cpu0 < 0 || cpu < 0 ? -1 : cpu - cpu0);
+  }
+
+  /**
+   * After {@code keys[0..count)} were inserted into a map of {@code n} built entries: every
+   * inserted key reads its value, a random sample of built keys still read theirs, and a scan from
+   * an inserted key starts with it.
+   */
+  static void verifyInserts(KvStore s, long[] keys, long[] values, int count, long n, long seed)
+      throws Exception {
+    for (int j = 0; j < count; j++) {
+      long v = s.get(keys[j]);
+      if (v != values[j]) {
+        throw wrong(s, "get(" + keys[j] + ") of inserted key " + j, values[j] + "", v + "");
+      }
+    }
+    SplittableRandom r = new SplittableRandom(seed);
+    long[] one = new long[1];
+    for (int k = 0; k < Math.min(count, 1000); k++) {
+      long i = r.nextLong(n);
+      expectGet(s, i, i);
+      int j = r.nextInt(count);
+      if (s.scan(keys[j], one) != 1 || one[0] != values[j]) {
+        throw wrong(s, "scan from " + keys[j], "value " + values[j] + " first", "value " + one[0]);
+      }
+    }
   }
 
   /** The correctness checks after a build of {@code n} entries; throws naming what was wrong. */

@@ -16,7 +16,10 @@ import org.mapdb.Serializer;
  * <p>Build: {@code treeMap(...).createFromSink()}, MapDB's bulk build from sorted data (it packs
  * nodes bottom-up instead of inserting), transactions off (no write-ahead log), then one {@code
  * commit()}, which fsyncs the store file. No instance cache (MapDB 3 has none); pages through the
- * memory map. Reads: {@code get} and an iterator over {@code tailMap(from)} per scan.
+ * memory map. Reads: {@code get} and an iterator over {@code tailMap(from)} per scan. Inserts:
+ * {@code put} per entry into the mapped file in place. With transactions off a batch is not atomic
+ * (MapDB has no atomic commit without its write-ahead log, and {@code commit()} would fsync), so
+ * MapDB's insert figure is of a weaker guarantee than the other stores'.
  */
 final class MapDbKv implements KvStore {
   private final Path dir;
@@ -36,7 +39,8 @@ final class MapDbKv implements KvStore {
   public String settings() {
     return "MapDB 3.1.0 BTreeMap<Long,Long> (Serializer.LONG), file store with mmap"
         + " (fileMmapEnable, cleanerHackEnable), transactions off, bulk build by createFromSink,"
-        + " one commit() (fsync) at the end, no own cache; reads: get / tailMap iterator per scan";
+        + " one commit() (fsync) at the end, no own cache; reads: get / tailMap iterator per scan;"
+        + " inserts: put in place, transactions off (a batch is not atomic), no commit per batch";
   }
 
   @Override
@@ -54,6 +58,13 @@ final class MapDbKv implements KvStore {
     }
     map = sink.create();
     db.commit();
+  }
+
+  @Override
+  public void insertBatch(long[] keys, long[] values, int from, int to) {
+    for (int i = from; i < to; i++) {
+      map.put(keys[i], values[i]);
+    }
   }
 
   @Override

@@ -16,7 +16,8 @@ import org.h2.mvstore.type.LongDataType;
  * sorted data; it needs a single-writer map), autocommit off, then one {@code commit()} and {@code
  * sync()} (fsync). Cache: {@code cacheSize} = the experiment's budget (MVStore caches decoded pages
  * on the Java heap); no compression (the default). Reads: {@code get} and a new {@link Cursor} per
- * scan, both read the map's current root without locks.
+ * scan, both read the map's current root without locks. Inserts: {@code put} per entry, then one
+ * {@code commit()} per batch (a new version written to the file, no fsync).
  */
 final class MvStoreKv implements KvStore {
   private final Path dir;
@@ -41,7 +42,8 @@ final class MvStoreKv implements KvStore {
         + ", MVMap<Long,Long> (LongDataType), singleWriter, bulk build by MVMap.append,"
         + " autocommit off, one commit() + sync() (fsync) at the end, cacheSize="
         + (cacheBytes >> 20)
-        + " MiB (decoded pages on the heap), no compression; reads: get() / new Cursor per scan";
+        + " MiB (decoded pages on the heap), no compression; reads: get() / new Cursor per scan;"
+        + " inserts: put, one commit() per batch (no sync)";
   }
 
   @Override
@@ -65,6 +67,14 @@ final class MvStoreKv implements KvStore {
     }
     store.commit();
     store.sync();
+  }
+
+  @Override
+  public void insertBatch(long[] keys, long[] values, int from, int to) {
+    for (int i = from; i < to; i++) {
+      map.put(keys[i], values[i]);
+    }
+    store.commit();
   }
 
   @Override

@@ -16,6 +16,8 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.RocksObject;
 import org.rocksdb.SstFileWriter;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
 
 /**
  * RocksDB (rocksdbjni) in the {@code compare} experiment: 8-byte big-endian keys and values in the
@@ -27,7 +29,9 @@ import org.rocksdb.SstFileWriter;
  * block-based, 4 KiB blocks (default), no compression (no other store here compresses), no Bloom
  * filter (every probe is of a present key), an LRU block cache of the experiment's budget. Reads:
  * {@code get(ReadOptions, key, valueBuffer)} (no allocation for the value) and a new {@link
- * RocksIterator} per scan.
+ * RocksIterator} per scan. Inserts: one {@link WriteBatch} per batch, written with the WAL on and
+ * {@code sync=false} (the WAL record reaches the OS at each write, no fsync), into the memtable;
+ * flushes and compactions run on RocksDB's background threads, outside the timing thread's CPU.
  *
  * <p>Every native object is kept in one list and closed in reverse order by {@link #close()}.
  */
@@ -37,6 +41,7 @@ final class RocksKv implements KvStore {
   private final List<RocksObject> natives = new ArrayList<>();
   private RocksDB db;
   private ReadOptions read;
+  private WriteOptions write;
   private final byte[] key = new byte[8];
   private final byte[] value = new byte[8];
 
@@ -58,7 +63,8 @@ final class RocksKv implements KvStore {
         + ", bulk build: SstFileWriter + ingestExternalFile (move; fsyncs the file and MANIFEST),"
         + " block-based tables, 4 KiB blocks, no compression, no Bloom filter, LRU block cache "
         + (cacheBytes >> 20)
-        + " MiB; reads: get into a reused value buffer, new iterator per scan";
+        + " MiB; reads: get into a reused value buffer, new iterator per scan; inserts: one"
+        + " WriteBatch per batch, WAL on, sync=false";
   }
 
   @Override
@@ -89,6 +95,23 @@ final class RocksKv implements KvStore {
       db.ingestExternalFile(List.of(sst.toString()), ingest);
     }
     read = keep(new ReadOptions());
+  }
+
+  @Override
+  public void prepareInserts() {
+    write = keep(new WriteOptions()).setSync(false).setDisableWAL(false);
+  }
+
+  @Override
+  public void insertBatch(long[] keys, long[] values, int from, int to) throws Exception {
+    try (WriteBatch batch = new WriteBatch()) {
+      for (int i = from; i < to; i++) {
+        putLong(key, keys[i]);
+        putLong(value, values[i]);
+        batch.put(key, value);
+      }
+      db.write(write, batch);
+    }
   }
 
   @Override

@@ -35,6 +35,10 @@ class CompareBenchTest {
             "2",
             "--warmup",
             "1",
+            "--inserts",
+            "2500",
+            "--batch",
+            "1000",
             "--cache",
             "4m",
             "--out",
@@ -50,20 +54,27 @@ class CompareBenchTest {
       assertThat(sheet.value(s, "", "scan")).as(s).isPositive();
       assertThat(sheet.value(s, "", "disk")).as(s).isPositive();
       assertThat(sheet.value(s, "round 2", "lookup")).as(s).isPositive();
+      assertThat(sheet.value(s, "", "insert")).as(s).isPositive();
+      assertThat(sheet.value(s, "round 2", "insert")).as(s).isPositive();
       assertThat(sheet.settings()).containsKey(s);
     }
-    assertThat(sheet.ratios()).hasSize(4 * (CompareBench.STORES.size() - 1));
+    assertThat(sheet.ratios()).hasSize(5 * (CompareBench.STORES.size() - 1));
     assertThat(sheet.goals())
         .extracting(ResultSheet.Goal::goal)
         .containsExactly(
             "random point lookups within 1.25x of LMDB",
-            "random point lookups ahead of every other peer");
+            "random point lookups ahead of every other peer",
+            "random inserts at or above RocksDB's rate",
+            "random inserts ahead of every B-tree peer");
 
     List<String> csv = Files.readAllLines(out.resolve("compare.csv"));
     assertThat(csv.get(0)).isEqualTo("experiment,store,config,metric,value,unit");
     assertThat(csv).anyMatch(l -> l.startsWith("compare,lmdb,,lookup,"));
+    assertThat(csv)
+        .anyMatch(l -> l.startsWith("compare,rocksdb,,insert,") && l.endsWith(",inserts/s"));
     String json = Files.readString(out.resolve("compare.json"));
-    assertThat(json).contains("\"experiment\": \"compare\"", "\"keys\": \"3000\"", "\"goals\"");
+    assertThat(json)
+        .contains("\"experiment\": \"compare\"", "\"keys\": \"3000\"", "\"goals\"", "inserts/s");
     assertThat(Files.readAllBytes(out.resolve("compare.png"))).startsWith(0x89, 'P', 'N', 'G');
     assertThat(printed.toString(StandardCharsets.UTF_8)).contains("goal ", "lookups/s: idxkit /");
     try (Stream<Path> left = Files.list(work)) {

@@ -55,6 +55,17 @@ abstract class KvStoreContractTest {
       KvWorkload.Timing sc = KvWorkload.scans(s, new long[] {0, N - 1, N / 2}, N);
       assertThat(sc.ops()).isEqualTo(100 + 1 + 100);
       assertThat(s.settings()).isNotBlank();
+
+      // Random inserts in batches, then every inserted and built key reads back.
+      long[] keys = KvWorkload.newKeys(r, 3_000, N);
+      long[] values = new long[keys.length];
+      for (int j = 0; j < values.length; j++) {
+        values[j] = N + j;
+      }
+      s.prepareInserts();
+      KvWorkload.Timing ins = KvWorkload.inserts(s, keys, values, 0, keys.length, 1000);
+      assertThat(ins.ops()).isEqualTo(keys.length);
+      KvWorkload.verifyInserts(s, keys, values, keys.length, N, seed);
       s.close();
       assertThatCode(s::close).doesNotThrowAnyException();
     }

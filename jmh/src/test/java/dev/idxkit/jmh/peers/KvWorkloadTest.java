@@ -1,8 +1,12 @@
 package dev.idxkit.jmh.peers;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.jmh.btree.TreeEntries;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +54,48 @@ class KvWorkloadTest {
     }
 
     @Override
+    public void insertBatch(long[] keys, long[] values, int from, int to) {
+      for (int i = from; i < to; i++) {
+        map.put(keys[i], values[i]);
+      }
+    }
+
+    @Override
     public void close() {}
+  }
+
+  @Test
+  void newKeysAreDistinctAbsentAndSpread() throws Exception {
+    long[] keys = KvWorkload.newKeys(new SplittableRandom(3), 10_000, N);
+    Set<Long> seen = new HashSet<>();
+    ModelStore s = new ModelStore();
+    s.build(N);
+    int upperHalf = 0;
+    for (long k : keys) {
+      assertThat(seen.add(k)).as("distinct: %d", k).isTrue();
+      assertThat(s.get(k)).as("absent: %d", k).isEqualTo(-1);
+      assertThat(k).isBetween(1L, TreeEntries.keyOf(N));
+      upperHalf += k >= TreeEntries.keyOf(N / 2) ? 1 : 0;
+    }
+    assertThat(upperHalf).isBetween(4_500, 5_500);
+  }
+
+  @Test
+  void insertsAreCheckedAfterwards() throws Exception {
+    ModelStore s = new ModelStore();
+    s.build(N);
+    long[] keys = KvWorkload.newKeys(new SplittableRandom(4), 2_500, N);
+    long[] values = new long[keys.length];
+    for (int j = 0; j < values.length; j++) {
+      values[j] = N + j;
+    }
+    KvWorkload.Timing t = KvWorkload.inserts(s, keys, values, 0, keys.length, 1000);
+    assertThat(t.ops()).isEqualTo(keys.length);
+    KvWorkload.verifyInserts(s, keys, values, keys.length, N, 5);
+    s.map.remove(keys[1234]);
+    assertThatThrownBy(() -> KvWorkload.verifyInserts(s, keys, values, keys.length, N, 5))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("model: get(" + keys[1234] + ") of inserted key 1234 : -1");
   }
 
   @Test

@@ -17,6 +17,10 @@ public final class PagePool {
     this.maxPooled = maxPooled;
   }
 
+  public int pageSize() {
+    return pageSize;
+  }
+
   public synchronized PageBuffer acquire() {
     PageBuffer b = idle.poll();
     return b != null ? b : new PageBuffer(pageSize);

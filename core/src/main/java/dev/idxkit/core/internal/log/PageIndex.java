@@ -4,6 +4,7 @@ import dev.idxkit.core.internal.io.LongMap;
 import dev.idxkit.core.internal.io.PageBuffer;
 import dev.idxkit.core.internal.io.PagePool;
 import dev.idxkit.core.spi.Page;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -13,10 +14,13 @@ import java.util.Arrays;
  * the offset of its frame in the log, so a read of a page still in the log costs one hash lookup
  * and no I/O.
  *
- * <p>Call order: a commit {@link #install}s the pages it logged (each replacing the page's older
- * image, whose buffer goes back to the pool); recovery {@link #installCopy}s the images it replays;
- * readers {@link #get} a page and fall back to the area file when it is not here; a checkpoint
- * writes the images home in {@link #sortedKeys()} order, then {@link #clear}s the index.
+ * <p>Call order: a commit reads the previous image of each page it changed ({@link #get}: the base
+ * its redo record is a delta against; a page not here gets a full image in the log, its first
+ * change since the checkpoint), logs, then {@link #install}s the new images (each replacing the
+ * page's older image, whose buffer goes back to the pool); recovery {@link #applyRedo}s the records
+ * it replays in log order (or, from a format 1 log, {@link #installCopy}s its images); readers
+ * {@link #get} a page and fall back to the area file when it is not here; a checkpoint writes the
+ * images home in {@link #sortedKeys()} order, then {@link #clear}s the index.
  *
  * <p>Keys: area and page packed in a long, so sorting the keys sorts by (area, page), the order a
  * checkpoint writes in:
@@ -38,10 +42,11 @@ import java.util.Arrays;
  *             the log is reset to its header
  * </pre>
  *
- * <p>Memory: one page buffer per distinct page changed since the last checkpoint, bounded by the
- * checkpoint threshold of the log ({@code checkpointBytes}). Issue 18 (a redo log with dirty pages
- * in memory) replaces what an entry holds; the callers only see {@link #get} and the checkpoint's
- * walk.
+ * <p>Memory: one page buffer per distinct page changed since the last checkpoint: the dirty pages,
+ * which live here until a checkpoint writes them home. The store bounds them ({@code
+ * dirtyPageBytes}): a commit that leaves more checkpoints, as one that leaves the log past {@code
+ * checkpointBytes} does. The log holds only what changed, so the image here is the only whole copy
+ * of a page's newest state until its checkpoint.
  *
  * <p>Not thread-safe: the store changes it under its visibility write lock and reads it under the
  * read lock.
@@ -49,9 +54,11 @@ import java.util.Arrays;
 public final class PageIndex {
   private final LongMap<PageBuffer> images = new LongMap<>(1024);
   private final PagePool pool;
+  private final byte[] scratch;
 
   public PageIndex(PagePool pool) {
     this.pool = pool;
+    this.scratch = new byte[pool.pageSize()];
   }
 
   public static long key(int area, long page) {
@@ -98,6 +105,37 @@ public final class PageIndex {
     PageBuffer buf = pool.acquire();
     buf.page.copyFrom(image);
     pool.release(images.put(key(area, pageNo), buf));
+  }
+
+  /**
+   * Recovery: applies the redo record at {@code pos} in {@code record} of the transaction {@code
+   * lsn}. A full image is installed as the page's image; a delta changes the image held, which must
+   * be the one it was computed against. Throws {@link IllegalArgumentException} naming the page
+   * when the record does not apply (a delta with no image before it in the log, or another base).
+   */
+  public void applyRedo(ByteBuffer record, int pos, long lsn) {
+    RedoRecord.Header h = RedoRecord.readHeader(record, pos, pool.pageSize());
+    if (h.full()) {
+      PageBuffer b = pool.acquire();
+      try {
+        RedoRecord.apply(record, pos, b.page, lsn, scratch);
+      } catch (RuntimeException e) {
+        pool.release(b);
+        throw e;
+      }
+      install(b);
+      return;
+    }
+    PageBuffer b = images.get(key(h.area(), h.pageNo()));
+    if (b == null) {
+      throw new IllegalArgumentException(
+          "a delta of area "
+              + h.area()
+              + " page "
+              + h.pageNo()
+              + " with no image of the page before it in the log (expected: a full image first)");
+    }
+    RedoRecord.apply(record, pos, b.page, lsn, scratch);
   }
 
   /** The keys of every page held, in (area, page) order. */

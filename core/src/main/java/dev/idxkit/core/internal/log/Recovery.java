@@ -6,6 +6,7 @@ import dev.idxkit.core.internal.meta.MetaEdits;
 import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -15,23 +16,30 @@ import java.util.function.Consumer;
  * <p>Call order (the store's open): {@link #checkMetaMatchesLog} once the meta and the log are
  * open; then {@link #replay}; then the store checks its area files against the recovered meta;
  * then, when opened read-write, {@link #prepareLog} and a checkpoint, which writes the replayed
- * pages home and cuts the log, so a crash during recovery recovers the same way again.
+ * pages home and cuts the log, so a crash during recovery recovers the same way again. A log of
+ * format 1 (page images, from an older version) is replayed the same way; the checkpoint (or, when
+ * it was empty, {@link #prepareLog}) starts a format 2 log, so nothing is appended to it.
  *
  * <p>Steps of {@link #replay}:
  *
  * <ol>
  *   <li>Start from the newest valid meta slot: its state, free lists and checkpoint LSN.
  *   <li>Read the log ({@link WalReader}) and, for every transaction whose COMMIT frame is intact
- *       and whose LSN is above the checkpoint LSN, install its page images in the {@link PageIndex}
- *       (the newest image of a page wins) and apply its meta edits to the state and free lists.
- *       Areas created by a replayed DDL transaction are opened as their edit is applied.
+ *       and whose LSN is above the checkpoint LSN, apply its redo records to the {@link PageIndex}
+ *       in log order (a full image installs the page, a delta changes the image an earlier record
+ *       of this log installed: a page's first record after a checkpoint is always its full image,
+ *       so no delta is ever applied to a home copy a crash may have torn) and its meta edits to the
+ *       state and free lists. A delta whose page is not in the index or holds another lsn than the
+ *       delta's base refuses the open ({@link CorruptDatabaseException}). Areas created by a
+ *       replayed DDL transaction are opened as their edit is applied.
  *   <li>Stop at the first torn or foreign frame: that transaction and all after it are discarded,
  *       and a read-write open truncates the log there.
  * </ol>
  *
- * <p>Replaying is idempotent: images are whole pages and edits are applied to the meta of the last
- * checkpoint, so replaying the same log twice gives the same state. Memory: the page index (one
- * buffer per page in the log) and one transaction's frames while it is read.
+ * <p>Replaying is idempotent: every replay starts from the meta of the last checkpoint and an empty
+ * index and applies the same records in the same order, so replaying the same log twice gives the
+ * same state. Memory: the page index (one buffer per page in the log) and one transaction's frames
+ * while it is read.
  */
 public final class Recovery {
   private Recovery() {}
@@ -100,6 +108,16 @@ public final class Recovery {
               }
 
               @Override
+              public void redo(ByteBuffer record, int pos, long lsn) {
+                try {
+                  index.applyRedo(record, pos, lsn);
+                } catch (IllegalArgumentException e) {
+                  throw new CorruptDatabaseException(
+                      wal.path(), "transaction " + lsn + ": " + e.getMessage());
+                }
+              }
+
+              @Override
               public void commit(long lsn, byte[] edits) {
                 try {
                   MetaEdits.replay(edits, b, free);
@@ -125,6 +143,12 @@ public final class Recovery {
     if (!r.headerValid() && r.transactions() == 0) {
       long salt = metaFile.walSalt();
       wal.reset(salt != 0 ? salt : WalFormat.newSalt());
+    } else if (r.headerValid()
+        && r.version() != WalFormat.FORMAT_VERSION
+        && wal.size() <= WalFormat.HEADER_SIZE) {
+      // An empty log of an older format: the checkpoint that follows has nothing to do and would
+      // not reset it, so it is started afresh in the current format here, with the same salt.
+      wal.reset(wal.salt());
     }
   }
 }

@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import net.openhft.chronicle.bytes.BytesStore;
 
 /**
  * The write-ahead log file: appends committed transactions, makes them durable with group commit,
@@ -28,10 +27,11 @@ import net.openhft.chronicle.bytes.BytesStore;
  * pages home and the meta, then {@link #reset(long)} with the salt that meta recorded.
  *
  * <p>Group commit: {@link #append} only writes (to the OS, one positional write per transaction,
- * from one reused direct buffer that grows to the largest transaction); {@link #sync(long)} makes
- * the log durable up to an offset. Committers that queue behind one fsync find their frames already
- * covered and return without another. ASYNC commits are fsynced by one background thread every
- * {@code asyncFlushMillis}.
+ * from one reused direct buffer that grows to the largest transaction; the redo records are encoded
+ * into it with one {@link PageDiff} and one page of scratch, both reused); {@link #sync(long)}
+ * makes the log durable up to an offset. Committers that queue behind one fsync find their frames
+ * already covered and return without another. ASYNC commits are fsynced by one background thread
+ * every {@code asyncFlushMillis}.
  *
  * <p>Memory: the append buffer (at least 1 MiB, as large as the largest transaction). Disk: the log
  * grows until a checkpoint ({@code checkpointBytes}, 64 MiB by default) cuts it.
@@ -45,13 +45,17 @@ public final class Wal implements AutoCloseable {
   private volatile long end;
   private long syncedTo;
   private ByteBuffer scratch;
-  private BytesStore<?, ?> scratchStore;
   private ScheduledExecutorService flusher;
+  private final PageDiff diff = new PageDiff();
+  private final byte[] scratchPage;
+  private long appended;
+  private int version; // of the header on disk, once recovery or a reset has set it
 
   private Wal(Path path, FileChannel channel, int pageSize) {
     this.path = path;
     this.channel = channel;
     this.pageSize = pageSize;
+    this.scratchPage = new byte[pageSize];
   }
 
   /** Opens or creates the log file; the caller runs recovery, then {@link #reset} or resumes. */
@@ -97,6 +101,11 @@ public final class Wal implements AutoCloseable {
     return salt;
   }
 
+  /** The format of the log on disk (0 until recovery read it or a reset wrote it). */
+  int version() {
+    return version;
+  }
+
   /** Bytes in the log now, header included. */
   public long size() {
     return end;
@@ -118,6 +127,7 @@ public final class Wal implements AutoCloseable {
       throw new IllegalArgumentException("salt 0 means 'not recorded'");
     }
     this.salt = salt;
+    this.version = WalFormat.FORMAT_VERSION;
     ByteBuffer h = WalFormat.header(pageSize, salt);
     try {
       channel.truncate(0);
@@ -142,12 +152,13 @@ public final class Wal implements AutoCloseable {
     } catch (IOException e) {
       throw new IdxkitIOException("cannot read the header of " + path, e);
     }
-    return WalFormat.headerSalt(h, pageSize);
+    return WalFormat.headerSalt(h, pageSize, path);
   }
 
   /** Continues appending after recovery at {@code validEnd}, cutting off whatever follows. */
-  void resumeAt(long validEnd, long salt) {
+  void resumeAt(long validEnd, long salt, int version) {
     this.salt = salt;
+    this.version = version;
     try {
       if (channel.size() > validEnd) {
         channel.truncate(validEnd);
@@ -163,26 +174,41 @@ public final class Wal implements AutoCloseable {
   }
 
   /**
-   * Appends one transaction: its pages (already sealed with {@code lsn} and checksums) and a commit
-   * frame carrying {@code edits}. Single writer: the caller holds the database's writer lock.
-   * Returns the log offset after the commit frame, for {@link #sync(long)}.
+   * Appends one transaction: a REDO frame per page ({@code pages}, already sealed with {@code lsn}
+   * and checksums), each a delta against the same-index entry of {@code bases} (the page's previous
+   * committed image) or its full image where that entry is null, then a commit frame carrying
+   * {@code edits}. Single writer: the caller holds the database's writer lock. Returns the log
+   * offset after the commit frame, for {@link #sync(long)}.
    */
-  public long append(long lsn, List<Page> pages, byte[] edits) {
+  public long append(long lsn, List<Page> pages, List<Page> bases, byte[] edits) {
+    if (version != WalFormat.FORMAT_VERSION) {
+      // Recovery checkpoints (and so resets) an older log before the first commit; a REDO frame
+      // after format 1 frames would be cut as a torn tail by the next recovery.
+      throw new IllegalStateException(
+          "append to a log of format " + version + " (expected: " + WalFormat.FORMAT_VERSION + ")");
+    }
     long need = WalFormat.transactionBytes(pages.size(), pageSize, edits.length);
     ByteBuffer b = scratch(need);
-    for (Page p : pages) {
-      WalFormat.putPageFrame(b, scratchStore, lsn, salt, p);
+    for (int i = 0; i < pages.size(); i++) {
+      WalFormat.putRedoFrame(b, lsn, salt, pages.get(i), bases.get(i), diff, scratchPage);
     }
     WalFormat.putCommitFrame(b, lsn, salt, edits, pages.size());
     b.flip();
     long at = end;
+    long length = b.remaining();
     try {
       writeFully(b, at);
     } catch (IOException e) {
       throw new IdxkitIOException("cannot append to write-ahead log " + path, e);
     }
-    end = at + need;
+    end = at + length;
+    appended += length;
     return end;
+  }
+
+  /** Bytes appended since the log was opened (headers excluded), across resets. */
+  public long appendedBytes() {
+    return appended;
   }
 
   /**
@@ -263,7 +289,6 @@ public final class Wal implements AutoCloseable {
       long old = scratch == null ? 0 : scratch.capacity();
       int cap = (int) Math.min(Integer.MAX_VALUE - 64, Math.max(need, 2L * old));
       scratch = ByteBuffer.allocateDirect(cap).order(ByteOrder.LITTLE_ENDIAN);
-      scratchStore = BytesStore.wrap(scratch);
     }
     scratch.clear();
     return scratch;

@@ -12,37 +12,51 @@ import net.openhft.chronicle.bytes.BytesStore;
  * WalReader} reads with it, and a change of the log format (issue 18: redo records instead of page
  * images) starts here.
  *
- * <p>A log file is a header, then transactions. A transaction is a PAGE frame per page it changed,
- * then one COMMIT frame carrying its meta edits ({@code MetaEdits}); all frames of a transaction
- * carry its LSN. Every frame carries the salt of its log, written in the header by the last reset:
- * frames left over from an older log (a reset truncates, but a crash can leave stale bytes, and a
- * damaged header is read with the salt the meta recorded) are recognised by their salt.
+ * <p>A log file is a header, then transactions. A transaction is a REDO frame per page it changed
+ * (format 2: a {@link RedoRecord}, the page's full image on its first change after a checkpoint and
+ * the changed byte ranges after that), then one COMMIT frame carrying its meta edits ({@code
+ * MetaEdits}); all frames of a transaction carry its LSN. Format 1 logged a PAGE frame (the whole
+ * image) per page instead: such a log, left by an older version, is still read (its images
+ * replayed) and the recovery checkpoint that follows starts a format 2 log; a header of any other
+ * version is refused, naming both. Every frame carries the salt of its log, written in the header
+ * by the last reset: frames left over from an older log (a reset truncates, but a crash can leave
+ * stale bytes, and a damaged header is read with the salt the meta recorded) are recognised by
+ * their salt.
  *
  * <pre>
  * header (32 bytes, little-endian):
- *    0 u64 MAGIC "IDXKWAL1"   8 u32 FORMAT_VERSION   12 u32 pageSize   16 u64 salt (never 0)
+ *    0 u64 MAGIC "IDXKWAL1"   8 u32 format version (2; 1 read)   12 u32 pageSize
+ *   16 u64 salt (never 0)
  *   24 u32 reserved          28 u32 crc32c of [0, 28)
  *
  * frame header (32 bytes, little-endian):
  *    0 u32 crc32c of [4, 32 + payload)
- *    4 u8  kind (1 PAGE, 2 COMMIT)   5 u8 area (PAGE; 0 for COMMIT)   6 u16 0
+ *    4 u8  kind (3 REDO, 2 COMMIT; 1 PAGE in format 1)   5 u8 area (0 for COMMIT)   6 u16 0
  *    8 u64 lsn                      16 u64 salt
- *   24 PAGE:   u64 page number
- *      COMMIT: u32 editBytes, u32 pageFrames (how many PAGE frames precede it in its transaction)
- * payload: PAGE: the page image, pageSize bytes, sealed (its own CRC32C and LSN) before it is
- *          logged; COMMIT: editBytes bytes of meta edits
+ *   24 REDO:   u32 recordBytes, u32 0
+ *      COMMIT: u32 editBytes, u32 pageFrames (how many REDO/PAGE frames precede it in its txn)
+ *      PAGE:   u64 page number (format 1)
+ * payload: REDO: one {@link RedoRecord} (its own header names the page), recordBytes bytes;
+ *          COMMIT: editBytes bytes of meta edits;
+ *          PAGE: the page image, pageSize bytes, sealed (format 1)
  *
- * one transaction of two pages, 8 KiB pages:
- *   [PAGE hdr | 8192 image][PAGE hdr | 8192 image][COMMIT hdr | edits]  = 3 * 32 + 16384 + edits
+ * one transaction of two pages, 8 KiB pages, the first changed before since the checkpoint
+ * (a delta of two ranges, 40 bytes), the second not (a full image):
+ *   [REDO hdr | 24 + 2*4 + 40][REDO hdr | 24 + 8192][COMMIT hdr | edits] = 3 * 32 + 8288 + edits
  * </pre>
  */
 public final class WalFormat {
   public static final long MAGIC = 0x314C41574B584449L; // "IDXKWAL1" little-endian
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = RedoRecord.FORMAT_VERSION;
+
+  /** The format before redo records: page images only. Read, never written. */
+  public static final int FORMAT_VERSION_IMAGES = 1;
+
   public static final int HEADER_SIZE = 32;
   public static final int FRAME_HEADER = 32;
   public static final byte KIND_PAGE = 1;
   public static final byte KIND_COMMIT = 2;
+  public static final byte KIND_REDO = 3;
 
   private WalFormat() {}
 
@@ -53,30 +67,85 @@ public final class WalFormat {
 
   /** The log header for {@code salt}, ready to write at offset 0. */
   static ByteBuffer header(int pageSize, long salt) {
+    return header(pageSize, salt, FORMAT_VERSION);
+  }
+
+  /** A log header of format {@code version} (tests write format 1 logs with it). */
+  static ByteBuffer header(int pageSize, long salt, int version) {
     ByteBuffer h = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     h.putLong(0, MAGIC);
-    h.putInt(8, FORMAT_VERSION);
+    h.putInt(8, version);
     h.putInt(12, pageSize);
     h.putLong(16, salt);
     h.putInt(28, crc(h, 0, 28));
     return h;
   }
 
-  /** The salt of a header read into {@code h}, or 0 if it is not a valid header for this log. */
-  static long headerSalt(ByteBuffer h, int pageSize) {
+  /**
+   * The salt of a header read into {@code h}, or 0 if it is not a valid header for this log.
+   *
+   * @throws UnsupportedLogFormatException when the header is intact but of a format this version
+   *     cannot read: never mistaken for a torn header, whose log would be treated as empty
+   */
+  static long headerSalt(ByteBuffer h, int pageSize, java.nio.file.Path path) {
     boolean valid =
         h.getLong(0) == MAGIC && h.getInt(28) == crc(h, 0, 28) && h.getInt(12) == pageSize;
-    return valid ? h.getLong(16) : 0;
+    if (!valid) {
+      return 0;
+    }
+    int version = h.getInt(8);
+    if (version != FORMAT_VERSION && version != FORMAT_VERSION_IMAGES) {
+      throw new UnsupportedLogFormatException(path, version);
+    }
+    return h.getLong(16);
   }
 
-  /** Bytes one transaction of {@code pages} page frames and {@code editBytes} of edits takes. */
-  static long transactionBytes(int pages, int pageSize, int editBytes) {
-    return (long) pages * (FRAME_HEADER + pageSize) + FRAME_HEADER + editBytes;
+  /** The format version of a valid header read into {@code h}. */
+  static int headerVersion(ByteBuffer h) {
+    return h.getInt(8);
   }
 
   /**
-   * Writes a PAGE frame for {@code p} at {@code b}'s position ({@code dst} wraps the same memory as
-   * {@code b}) and moves the position past it.
+   * At most how many bytes one transaction of {@code pages} REDO frames and {@code editBytes} of
+   * edits takes (every record a full image).
+   */
+  static long transactionBytes(int pages, int pageSize, int editBytes) {
+    return (long) pages * (FRAME_HEADER + RedoRecord.maxSize(pageSize)) + FRAME_HEADER + editBytes;
+  }
+
+  /**
+   * Writes a REDO frame for {@code p} (sealed with {@code lsn}) at {@code b}'s position and moves
+   * past it: a delta against {@code base}, the page's previous committed image, or the full image
+   * when {@code base} is null (the page's first change since the last checkpoint). Returns the
+   * record's size.
+   */
+  static int putRedoFrame(
+      ByteBuffer b, long lsn, long salt, Page p, Page base, PageDiff diff, byte[] scratch) {
+    int start = b.position();
+    b.position(start + FRAME_HEADER);
+    int n =
+        base == null
+            ? RedoRecord.writeFull(p, b, scratch)
+            : RedoRecord.write(base, p, diff, b, scratch);
+    b.put(start + 4, KIND_REDO);
+    b.put(start + 5, (byte) p.areaId());
+    b.putShort(start + 6, (short) 0);
+    b.putLong(start + 8, lsn);
+    b.putLong(start + 16, salt);
+    b.putInt(start + 24, n);
+    b.putInt(start + 28, 0);
+    b.putInt(start, crc(b, start + 4, FRAME_HEADER - 4 + n));
+    b.position(start + FRAME_HEADER + n);
+    return n;
+  }
+
+  static int recordBytes(ByteBuffer frame) {
+    return frame.getInt(24);
+  }
+
+  /**
+   * Writes a format 1 PAGE frame (tests make old logs with it) for {@code p} at {@code b}'s
+   * position ({@code dst} wraps the same memory as {@code b}) and moves the position past it.
    */
   static void putPageFrame(ByteBuffer b, BytesStore<?, ?> dst, long lsn, long salt, Page p) {
     int pageSize = p.size();

@@ -15,13 +15,20 @@ import net.openhft.chronicle.bytes.BytesStore;
  * transaction does to the store.
  *
  * <p>Frames are read in order and the frames of a transaction held until its COMMIT frame; only
- * then are its page images and edits handed to the {@link Replay}. Reading stops at the first frame
- * that is short, fails its checksum, carries another log's salt, has an unexpected LSN, or holds a
- * page image whose own checksum or header is wrong: that transaction and everything after it are
- * discarded, which is the torn-tail rule. Transactions at or below the meta's checkpoint LSN are
- * already home and are skipped.
+ * then are its redo records (or, in a format 1 log, page images) and edits handed to the {@link
+ * Replay}, in log order. Reading stops at the first frame that is short, fails its checksum,
+ * carries another log's salt, has an unexpected LSN, or holds a page image (a format 1 page frame,
+ * a full-image redo record) whose own checksum or header is wrong: that transaction and everything
+ * after it are discarded, which is the torn-tail rule. A delta that passes its frame's checksum but
+ * does not reproduce a sealed page on replay is damage, not a torn tail: the open is refused.
+ * Transactions at or below the meta's checkpoint LSN are already home and are skipped.
  *
- * <p>Memory: one transaction's page images at a time.
+ * <p>A log's header says its format: REDO frames are read from a format 2 log, PAGE frames from a
+ * format 1 log (left by an older version; replayed the same way, then checkpointed by the open); a
+ * log whose header is damaged (read with the meta's salt) may hold either. A header of another
+ * version is refused ({@link UnsupportedLogFormatException}), never read as empty.
+ *
+ * <p>Memory: one transaction's records at a time.
  */
 public final class WalReader {
   private WalReader() {}
@@ -31,13 +38,25 @@ public final class WalReader {
     /** One page image of a committed transaction; {@code image} is valid only during the call. */
     void page(int area, long pageNo, Page image);
 
+    /**
+     * One redo record of a committed transaction, at {@code pos} in {@code record} (valid only
+     * during the call), to apply in log order.
+     */
+    void redo(ByteBuffer record, int pos, long lsn);
+
     /** The transaction's edits, after all its pages. */
     void commit(long lsn, byte[] edits);
   }
 
   /** What recovery found: where the valid log ends and why reading stopped there. */
   public record Result(
-      long validEnd, long lastLsn, int transactions, int pages, boolean headerValid, String stop) {}
+      long validEnd,
+      long lastLsn,
+      int transactions,
+      int pages,
+      boolean headerValid,
+      String stop,
+      int version) {}
 
   /**
    * Replays every committed transaction with an LSN above {@code checkpointLsn}, then positions
@@ -70,21 +89,27 @@ public final class WalReader {
     int pageSize = wal.pageSize();
     ByteBuffer header = ByteBuffer.allocate(WalFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     if (size < WalFormat.HEADER_SIZE || !readFully(ch, header, 0)) {
-      return new Result(0, checkpointLsn, 0, 0, false, "no header");
+      return new Result(0, checkpointLsn, 0, 0, false, "no header", 0);
     }
-    long salt = WalFormat.headerSalt(header, pageSize);
+    long salt = WalFormat.headerSalt(header, pageSize, wal.path());
     boolean headerValid = salt != 0;
+    // 0: damaged header, either kind of page frame is read (each is checked on its own).
+    int version = headerValid ? WalFormat.headerVersion(header) : 0;
     if (!headerValid) {
       if (knownSalt == 0) {
         // A torn header comes from a reset, after which the log held nothing.
-        return new Result(0, checkpointLsn, 0, 0, false, "invalid header");
+        return new Result(0, checkpointLsn, 0, 0, false, "invalid header", 0);
       }
       salt = knownSalt; // damaged later: the frames still name their log
     }
     ByteBuffer frame =
-        ByteBuffer.allocateDirect(WalFormat.FRAME_HEADER + pageSize).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer.allocateDirect(WalFormat.FRAME_HEADER + RedoRecord.maxSize(pageSize))
+            .order(ByteOrder.LITTLE_ENDIAN);
     BytesStore<?, ?> frameStore = BytesStore.wrap(frame);
+    // The frames of the transaction being read: a format 1 PAGE frame is held whole (header and
+    // image, in direct memory for a Page view), a REDO frame as its record alone.
     List<ByteBuffer> pending = new ArrayList<>();
+    List<Boolean> pendingIsImage = new ArrayList<>();
     long pos = WalFormat.HEADER_SIZE;
     long validEnd = pos;
     long lastLsn = checkpointLsn;
@@ -111,8 +136,14 @@ public final class WalReader {
           break;
         }
         int payload;
-        if (kind == WalFormat.KIND_PAGE) {
+        if (kind == WalFormat.KIND_PAGE && version != WalFormat.FORMAT_VERSION) {
           payload = pageSize;
+        } else if (kind == WalFormat.KIND_REDO && version != WalFormat.FORMAT_VERSION_IMAGES) {
+          payload = WalFormat.recordBytes(frame);
+          if (payload < RedoRecord.HEADER_SIZE || payload > RedoRecord.maxSize(pageSize)) {
+            stop = "redo frame with " + payload + " record bytes at " + pos;
+            break;
+          }
         } else if (kind == WalFormat.KIND_COMMIT) {
           payload = WalFormat.editBytes(frame);
           if (payload < 0 || payload > size - pos - WalFormat.FRAME_HEADER) {
@@ -124,7 +155,7 @@ public final class WalReader {
           break;
         }
         ByteBuffer body =
-            kind == WalFormat.KIND_PAGE
+            kind != WalFormat.KIND_COMMIT
                 ? frame
                 : ByteBuffer.allocate(WalFormat.FRAME_HEADER + payload)
                     .order(ByteOrder.LITTLE_ENDIAN);
@@ -152,6 +183,49 @@ public final class WalReader {
           ByteBuffer copy = ByteBuffer.allocateDirect(WalFormat.FRAME_HEADER + pageSize);
           copy.put(body.duplicate().position(0).limit(WalFormat.FRAME_HEADER + pageSize)).flip();
           pending.add(copy);
+          pendingIsImage.add(true);
+          txnLsn = lsn;
+        } else if (kind == WalFormat.KIND_REDO) {
+          ByteBuffer record = ByteBuffer.allocate(payload).order(ByteOrder.LITTLE_ENDIAN);
+          record
+              .put(
+                  body.duplicate()
+                      .limit(WalFormat.FRAME_HEADER + payload)
+                      .position(WalFormat.FRAME_HEADER))
+              .flip();
+          try {
+            RedoRecord.Header h = RedoRecord.readHeader(record, 0, pageSize);
+            if (h.size() != payload || h.area() != WalFormat.area(body)) {
+              throw new IllegalArgumentException(
+                  "record of "
+                      + h.size()
+                      + " bytes, area "
+                      + h.area()
+                      + " in a frame of "
+                      + payload
+                      + ", area "
+                      + WalFormat.area(body));
+            }
+          } catch (IllegalArgumentException e) {
+            stop = "redo frame at " + pos + ": " + e.getMessage();
+            break;
+          }
+          if (RedoRecord.readHeader(record, 0, pageSize).full()) {
+            // A full image is checked here, as a format 1 page frame is; a delta can only be
+            // checked against its base, by the replay (a mismatch there refuses the open).
+            Page image =
+                new Page(frameStore, WalFormat.FRAME_HEADER + RedoRecord.HEADER_SIZE, pageSize);
+            long pageNo = RedoRecord.readHeader(record, 0, pageSize).pageNo();
+            if (image.computeChecksum() != image.storedChecksum()
+                || image.pageNo() != pageNo
+                || image.areaId() != WalFormat.area(body)
+                || image.lsn() != lsn) {
+              stop = "page " + pageNo + " image fails its checksum at " + pos;
+              break;
+            }
+          }
+          pending.add(record);
+          pendingIsImage.add(false);
           txnLsn = lsn;
         } else {
           if (WalFormat.pageFrames(body) != pending.size() || lsn <= prevLsn) {
@@ -161,8 +235,13 @@ public final class WalReader {
           byte[] edits = new byte[payload];
           body.get(WalFormat.FRAME_HEADER, edits);
           if (lsn > checkpointLsn) {
-            for (ByteBuffer pb : pending) {
-              pb.order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < pending.size(); i++) {
+              ByteBuffer pb = pending.get(i).order(ByteOrder.LITTLE_ENDIAN);
+              if (!pendingIsImage.get(i)) {
+                replay.redo(pb, 0, lsn);
+                pages++;
+                continue;
+              }
               BytesStore<?, ?> store = BytesStore.wrap(pb);
               try {
                 replay.page(
@@ -179,6 +258,7 @@ public final class WalReader {
             lastLsn = lsn;
           }
           pending.clear();
+          pendingIsImage.clear();
           prevLsn = lsn;
           txnLsn = -1;
           validEnd = pos + WalFormat.FRAME_HEADER + payload;
@@ -189,9 +269,9 @@ public final class WalReader {
       frameStore.releaseLast();
     }
     if (!readOnly && headerValid) {
-      wal.resumeAt(validEnd, salt);
+      wal.resumeAt(validEnd, salt, version);
     }
-    return new Result(validEnd, lastLsn, txns, pages, headerValid, stop);
+    return new Result(validEnd, lastLsn, txns, pages, headerValid, stop, version);
   }
 
   static boolean readFully(java.nio.channels.FileChannel ch, ByteBuffer b, long pos)

@@ -12,20 +12,22 @@ import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * Checkpoint writing, in one place: moves the committed pages still in the log to their home in the
- * area files, publishes a meta slot that says so, and cuts the log.
+ * Checkpoint writing, in one place: moves the dirty pages (the newest committed images, held in the
+ * page index since the last checkpoint) to their home in the area files, publishes a meta slot that
+ * says so, and cuts the log.
  *
  * <p>Call order: the store calls {@link #write} with the writer held (automatically when the log
- * passes {@code checkpointBytes}, before a bulk session, at close, and at the end of a read-write
- * open that replayed work), then makes the returned meta current and clears the page index under
- * its visibility write lock. A bulk session's publish writes its meta through {@link
- * #writeMetaAndResetLog} alone.
+ * passes {@code checkpointBytes} or the dirty pages {@code dirtyPageBytes}, before a bulk session,
+ * at close, and at the end of a read-write open that replayed work), then makes the returned meta
+ * current and clears the page index under its visibility write lock. A bulk session's publish
+ * writes its meta through {@link #writeMetaAndResetLog} alone.
  *
  * <p>Steps of {@link #write}:
  *
  * <ol>
- *   <li>fsync the log, so every image about to be written home is durable in the log first (a home
- *       write torn by a crash is repaired by replaying it);
+ *   <li>fsync the log, so every change about to be written home is durable in the log first (a home
+ *       write torn by a crash is repaired by replaying the log, which starts every page it names
+ *       with the page's full image, so recovery never reads the torn home copy);
  *   <li>write the images of the {@link PageIndex} home in (area, page) order: consecutive pages of
  *       an area are copied into one buffer of up to 1 MiB and written with one positional write,
  *       several writes in flight ({@link AsyncWriter}: 8 buffers, 4 threads), each buffer reused as
@@ -40,7 +42,7 @@ import java.util.List;
  * new checkpoint LSN: recovery skips them.
  *
  * <p>Memory: the writer's 8 buffers of 1 MiB (kept between checkpoints). Disk: the pages written
- * home, one meta slot. Issue 18 (dirty pages in memory) changes where step 2 reads its pages from.
+ * home, one meta slot.
  */
 final class Checkpoint implements AutoCloseable {
   private final Wal wal;

@@ -20,11 +20,13 @@ import java.util.List;
  * see the results through {@link CommittedState}.
  *
  * <p>A commit ({@link #commit}): the next LSN; each changed page sealed with it (LSN and CRC32C);
- * one log append ({@link Wal#append}); the pages installed as the newest committed images and the
- * meta made current, atomically for readers. Still holding the writer, the transaction then
- * checkpoints if the log has passed {@code checkpointBytes} ({@link #maybeCheckpoint}); after
- * releasing it, it waits for durability ({@link #afterCommit}), which is what lets one fsync serve
- * every committer queued behind it (group commit).
+ * one log append ({@link Wal#append}) of a redo record per page, a delta against the page's
+ * previous committed image in the page index or, for a page's first change since the checkpoint,
+ * its full image; the pages installed as the newest committed images and the meta made current,
+ * atomically for readers. Still holding the writer, the transaction then checkpoints if the log has
+ * passed {@code checkpointBytes} or the dirty pages in the index {@code dirtyPageBytes} ({@link
+ * #maybeCheckpoint}); after releasing it, it waits for durability ({@link #afterCommit}), which is
+ * what lets one fsync serve every committer queued behind it (group commit).
  *
  * <p>A checkpoint ({@link #checkpoint}) runs only when something changed since the last meta write;
  * {@link Checkpoint} does the writing. A bulk publish ({@link #publish}) happens on an empty log
@@ -38,6 +40,7 @@ final class CommitPath implements AutoCloseable {
   private final CommittedState committed;
   private final StoreOptions options;
   private final Checkpoint checkpoint;
+  private final int pageSize;
   private long lastLsn;
 
   CommitPath(
@@ -54,6 +57,7 @@ final class CommitPath implements AutoCloseable {
     this.options = options;
     this.checkpoint = new Checkpoint(wal, metaFile, areas, committed.index(), pageSize);
     this.lastLsn = committed.meta().checkpointLsn();
+    this.pageSize = pageSize;
   }
 
   long lastLsn() {
@@ -72,11 +76,15 @@ final class CommitPath implements AutoCloseable {
   long commit(StoreTxn txn, List<PageBuffer> pages, byte[] edits, MetaState next) {
     long lsn = lastLsn + 1;
     List<Page> images = new ArrayList<>(pages.size());
+    List<Page> bases = new ArrayList<>(pages.size());
     for (PageBuffer b : pages) {
       b.page.seal(lsn);
       images.add(b.page);
+      // The previous committed image, still in the index until install() below replaces it; none
+      // for a page's first change since the checkpoint, which the log gets whole.
+      bases.add(committed.index().get(b.page.areaId(), b.page.pageNo()));
     }
-    long end = wal.append(lsn, images, edits);
+    long end = wal.append(lsn, images, bases, edits);
     lastLsn = lsn;
     committed.install(pages, txn::applyFrees, next);
     return end;
@@ -93,7 +101,8 @@ final class CommitPath implements AutoCloseable {
 
   /** Called by the committer while it still holds the writer. */
   void maybeCheckpoint() {
-    if (wal.size() > options.checkpointBytes()) {
+    if (wal.size() > options.checkpointBytes()
+        || (long) committed.index().size() * pageSize > options.dirtyPageBytes()) {
       checkpoint();
     }
   }

@@ -12,6 +12,8 @@ import dev.idxkit.core.spi.Page;
  * @param durability default commit durability
  * @param checkpointBytes checkpoint automatically when the log grows past this many bytes
  * @param asyncFlushMillis how soon an ASYNC commit is fsynced in the background
+ * @param dirtyPageBytes checkpoint automatically when the pages changed since the last checkpoint
+ *     (held in memory, whole, until then) pass this many bytes; 256 MiB by default
  * @param readOnly open without writing anything: no recovery checkpoint, writes refused
  * @param fileIo opens the channels of the area files, the log and the meta file (and, for a rebuild
  *     of this database, its sort runs): {@link FileIo#DEFAULT} in production, a fault-injecting one
@@ -23,8 +25,10 @@ public record StoreOptions(
     long checkpointBytes,
     int asyncFlushMillis,
     boolean readOnly,
-    FileIo fileIo) {
+    FileIo fileIo,
+    long dirtyPageBytes) {
   public static final long DEFAULT_CHECKPOINT_BYTES = 64L << 20;
+  public static final long DEFAULT_DIRTY_PAGE_BYTES = 256L << 20;
 
   public StoreOptions {
     Page.checkSize(pageSize);
@@ -42,6 +46,28 @@ public record StoreOptions(
     if (fileIo == null) {
       throw new InvalidInputException("fileIo : null (expected: FileIo.DEFAULT or a test's)");
     }
+    if (dirtyPageBytes < 1 << 20) {
+      throw new InvalidInputException(
+          "dirtyPageBytes : " + dirtyPageBytes + " (expected: >= " + (1 << 20) + ")");
+    }
+  }
+
+  /** The options as they were before {@code dirtyPageBytes}: the default bound. */
+  public StoreOptions(
+      int pageSize,
+      Durability durability,
+      long checkpointBytes,
+      int asyncFlushMillis,
+      boolean readOnly,
+      FileIo fileIo) {
+    this(
+        pageSize,
+        durability,
+        checkpointBytes,
+        asyncFlushMillis,
+        readOnly,
+        fileIo,
+        DEFAULT_DIRTY_PAGE_BYTES);
   }
 
   /** The options as they were before {@code fileIo}: real files. */
@@ -56,26 +82,42 @@ public record StoreOptions(
 
   public static StoreOptions defaults() {
     return new StoreOptions(
-        Page.DEFAULT_SIZE, Durability.SYNC, DEFAULT_CHECKPOINT_BYTES, 200, false, FileIo.DEFAULT);
+        Page.DEFAULT_SIZE,
+        Durability.SYNC,
+        DEFAULT_CHECKPOINT_BYTES,
+        200,
+        false,
+        FileIo.DEFAULT,
+        DEFAULT_DIRTY_PAGE_BYTES);
   }
 
   public StoreOptions withPageSize(int size) {
-    return new StoreOptions(size, durability, checkpointBytes, asyncFlushMillis, readOnly, fileIo);
+    return new StoreOptions(
+        size, durability, checkpointBytes, asyncFlushMillis, readOnly, fileIo, dirtyPageBytes);
   }
 
   public StoreOptions withDurability(Durability d) {
-    return new StoreOptions(pageSize, d, checkpointBytes, asyncFlushMillis, readOnly, fileIo);
+    return new StoreOptions(
+        pageSize, d, checkpointBytes, asyncFlushMillis, readOnly, fileIo, dirtyPageBytes);
   }
 
   public StoreOptions withCheckpointBytes(long bytes) {
-    return new StoreOptions(pageSize, durability, bytes, asyncFlushMillis, readOnly, fileIo);
+    return new StoreOptions(
+        pageSize, durability, bytes, asyncFlushMillis, readOnly, fileIo, dirtyPageBytes);
   }
 
   public StoreOptions withReadOnly(boolean ro) {
-    return new StoreOptions(pageSize, durability, checkpointBytes, asyncFlushMillis, ro, fileIo);
+    return new StoreOptions(
+        pageSize, durability, checkpointBytes, asyncFlushMillis, ro, fileIo, dirtyPageBytes);
   }
 
   public StoreOptions withFileIo(FileIo io) {
-    return new StoreOptions(pageSize, durability, checkpointBytes, asyncFlushMillis, readOnly, io);
+    return new StoreOptions(
+        pageSize, durability, checkpointBytes, asyncFlushMillis, readOnly, io, dirtyPageBytes);
+  }
+
+  public StoreOptions withDirtyPageBytes(long bytes) {
+    return new StoreOptions(
+        pageSize, durability, checkpointBytes, asyncFlushMillis, readOnly, fileIo, bytes);
   }
 }

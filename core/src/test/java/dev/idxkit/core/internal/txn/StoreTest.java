@@ -3,8 +3,10 @@ package dev.idxkit.core.internal.txn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idxkit.core.CorruptDatabaseException;
 import dev.idxkit.core.DatabaseLockedException;
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.internal.log.RedoRecord;
 import dev.idxkit.core.internal.log.WalFormat;
 import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.BulkWrite;
@@ -265,10 +267,13 @@ class StoreTest {
       // own checksum can tell.
       try (FileChannel ch =
           FileChannel.open(c.resolve("wal"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-        int frame = WalFormat.FRAME_HEADER + 4096;
+        // The second transaction's page is new: its redo record is the full image.
+        int image = WalFormat.FRAME_HEADER + RedoRecord.HEADER_SIZE;
+        int frame = image + 4096;
         ByteBuffer f = ByteBuffer.allocate(frame).order(ByteOrder.LITTLE_ENDIAN);
         ch.read(f, second);
-        f.put(WalFormat.FRAME_HEADER + Page.HEADER_SIZE + 3, (byte) 0x5A);
+        assertThat(f.get(image - RedoRecord.HEADER_SIZE)).isEqualTo(RedoRecord.KIND_FULL);
+        f.put(image + Page.HEADER_SIZE + 3, (byte) 0x5A);
         CRC32C crc = new CRC32C();
         crc.update(f.array(), 4, frame - 4);
         f.putInt(0, (int) crc.getValue());
@@ -282,6 +287,46 @@ class StoreTest {
       assertThat(valueOf(s, keep)).isEqualTo(1);
       assertThat(s.meta().table(T).rows()).isEqualTo(1);
     }
+  }
+
+  @Test
+  void aDeltaThatDoesNotReproduceItsPageRefusesTheOpen() throws IOException {
+    Path dir = tmp.resolve("db");
+    try (Store s = create(dir)) {
+      long page;
+      try (StoreTxn t = s.begin(null)) {
+        page = put(t, 1);
+        t.commit();
+      }
+      long second = s.walBytes();
+      try (StoreTxn t = s.begin(null)) {
+        t.pages(0).write(page).putLong(Page.HEADER_SIZE, 2);
+        t.commit();
+      }
+      Path c = CrashCopy.of(dir, tmp.resolve("crash"));
+      // A byte of the delta's new bytes damaged, and the frame re-sealed: the frame passes, the
+      // page it rebuilds fails its own checksum.
+      try (FileChannel ch =
+          FileChannel.open(c.resolve("wal"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        ByteBuffer h = ByteBuffer.allocate(WalFormat.FRAME_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        ch.read(h, second);
+        int frame = WalFormat.FRAME_HEADER + h.getInt(24);
+        ByteBuffer f = ByteBuffer.allocate(frame).order(ByteOrder.LITTLE_ENDIAN);
+        ch.read(f, second);
+        assertThat(f.get(WalFormat.FRAME_HEADER)).isEqualTo(RedoRecord.KIND_DELTA);
+        f.put(frame - 3, (byte) (f.get(frame - 3) ^ 0x5A));
+        CRC32C crc = new CRC32C();
+        crc.update(f.array(), 4, frame - 4);
+        f.putInt(0, (int) crc.getValue());
+        f.flip();
+        ch.write(f, second);
+      }
+    }
+    assertThatThrownBy(() -> Store.open(tmp.resolve("crash"), StoreOptions.defaults()))
+        .isInstanceOf(CorruptDatabaseException.class)
+        .hasMessageContaining(tmp.resolve("crash").resolve("wal").toString())
+        .hasMessageContaining("transaction ")
+        .hasMessageContaining("an image with checksum");
   }
 
   @Test

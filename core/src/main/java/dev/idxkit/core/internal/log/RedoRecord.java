@@ -1,0 +1,336 @@
+package dev.idxkit.core.internal.log;
+
+import dev.idxkit.core.spi.Page;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * The redo record of one page changed by one committed transaction: either the page's whole image,
+ * or only the byte ranges that changed since its previous committed image. A commit logs one record
+ * per page it changed, so a transaction that inserts one row into a leaf logs a few hundred bytes,
+ * not the leaf's 8 KiB.
+ *
+ * <p>When each kind is written (the rule of PostgreSQL's {@code full_page_writes}): a page's first
+ * change after a checkpoint is logged as a FULL image; later changes before the next checkpoint as
+ * a DELTA against the image the previous commit left. A checkpoint may tear a page's home copy (the
+ * OS writes 4 KiB at a time, a crash can stop in between), and a delta cannot be applied to a torn
+ * page; but recovery never needs the home copy of a page the log mentions, since the log starts
+ * that page with a full image. A delta that would be as large as the image is written FULL.
+ *
+ * <p>Layout (little-endian), {@link #FORMAT_VERSION log format 2}:
+ *
+ * <pre>
+ *  0      1      2         4              8                16               24
+ *  +------+------+---------+--------------+----------------+----------------+---- ...
+ *  | kind | area | ranges  | body bytes   | page number    | base lsn       | body
+ *  +------+------+---------+--------------+----------------+----------------+---- ...
+ *  kind        1 FULL, 2 DELTA
+ *  ranges      DELTA: how many ranges follow (u16); FULL: 0
+ *  body bytes  bytes after this 24-byte header (u32)
+ *  base lsn    DELTA: the lsn of the image the ranges apply to; FULL: 0
+ *  body FULL:  the sealed page image, pageSize bytes
+ *  body DELTA: ranges x
+ *              +-------------+-------------+---------------------+
+ *              | offset / 8  | length / 8  | length new bytes    |
+ *              | u16         | u16         |                     |
+ *              +-------------+-------------+---------------------+
+ * </pre>
+ *
+ * Ranges come from {@link PageDiff}: word-aligned, ascending, disjoint. They always include the
+ * page header's checksum and lsn words, so a delta applied in full leaves the page sealed with the
+ * transaction's lsn and a valid checksum, which {@link #apply} checks.
+ *
+ * <p>Replay is idempotent by page lsn: a DELTA applies to a page holding exactly its base lsn, is
+ * skipped by a page that already holds its lsn or a newer one, and is refused otherwise (a missing
+ * record in between: corruption, never silently applied). A FULL record always applies: it is
+ * authoritative whatever the page held, even a torn home copy.
+ *
+ * <p>Memory: the caller passes a scratch array of at least the page size; nothing is allocated per
+ * record.
+ */
+public final class RedoRecord {
+  /** The log format that carries redo records; format 1 logged every change as a page image. */
+  public static final int FORMAT_VERSION = 2;
+
+  public static final int HEADER_SIZE = 24;
+  public static final byte KIND_FULL = 1;
+  public static final byte KIND_DELTA = 2;
+  static final int RANGE_HEADER = 4;
+
+  private static final int OFF_KIND = 0;
+  private static final int OFF_AREA = 1;
+  private static final int OFF_RANGES = 2;
+  private static final int OFF_BODY = 4;
+  private static final int OFF_PAGE_NO = 8;
+  private static final int OFF_BASE_LSN = 16;
+
+  /** What {@link #apply} did. */
+  public enum Outcome {
+    APPLIED,
+    /** The page already held this record's lsn or a newer one (a replay of a replay). */
+    ALREADY_THERE
+  }
+
+  /** A record's header, read and checked by {@link #readHeader}. */
+  public record Header(byte kind, int area, int ranges, int bodyBytes, long pageNo, long baseLsn) {
+    /** Bytes of the whole record. */
+    public int size() {
+      return HEADER_SIZE + bodyBytes;
+    }
+
+    public boolean full() {
+      return kind == KIND_FULL;
+    }
+  }
+
+  private RedoRecord() {}
+
+  /** The largest record a page of {@code pageSize} bytes can need. */
+  public static int maxSize(int pageSize) {
+    return HEADER_SIZE + pageSize;
+  }
+
+  /**
+   * Writes a FULL record of {@code image} (sealed) at {@code out}'s position and advances it;
+   * returns the record's size.
+   */
+  public static int writeFull(Page image, ByteBuffer out, byte[] scratch) {
+    int size = image.size();
+    int pos = reserve(out, HEADER_SIZE + size);
+    header(out, pos, KIND_FULL, image.areaId(), 0, size, image.pageNo(), 0);
+    image.getBytes(0, scratch, 0, size);
+    out.put(pos + HEADER_SIZE, scratch, 0, size);
+    out.position(pos + HEADER_SIZE + size);
+    return HEADER_SIZE + size;
+  }
+
+  /**
+   * Writes the change from {@code before} (the page's previous committed image) to {@code after}
+   * (its new image, sealed with a newer lsn) at {@code out}'s position and advances it: a DELTA of
+   * the ranges {@code diff} finds, or a FULL record when the delta would not be smaller. Returns
+   * the record's size.
+   */
+  public static int write(Page before, Page after, PageDiff diff, ByteBuffer out, byte[] scratch) {
+    if (before.pageNo() != after.pageNo() || before.areaId() != after.areaId()) {
+      throw new IllegalArgumentException(
+          "pages : area "
+              + before.areaId()
+              + " page "
+              + before.pageNo()
+              + " and area "
+              + after.areaId()
+              + " page "
+              + after.pageNo()
+              + " (expected: two images of one page)");
+    }
+    if (after.lsn() <= before.lsn()) {
+      throw new IllegalArgumentException(
+          "lsn : " + after.lsn() + " (expected: above the previous image's " + before.lsn() + ")");
+    }
+    int n = diff.compute(before, after);
+    int body = n * RANGE_HEADER + diff.changedBytes();
+    if (body >= after.size()) {
+      return writeFull(after, out, scratch);
+    }
+    int pos = reserve(out, HEADER_SIZE + body);
+    header(out, pos, KIND_DELTA, after.areaId(), n, body, after.pageNo(), before.lsn());
+    int p = pos + HEADER_SIZE;
+    for (int i = 0; i < n; i++) {
+      int off = diff.offset(i);
+      int len = diff.length(i);
+      out.putShort(p, (short) (off >>> 3));
+      out.putShort(p + 2, (short) (len >>> 3));
+      after.getBytes(off, scratch, 0, len);
+      out.put(p + RANGE_HEADER, scratch, 0, len);
+      p += RANGE_HEADER + len;
+    }
+    out.position(p);
+    return HEADER_SIZE + body;
+  }
+
+  /**
+   * Reads and checks the header of the record at {@code pos} in {@code in} (whose byte order must
+   * be little-endian) for pages of {@code pageSize}; the record must lie within {@code in}'s limit.
+   * Throws {@link IllegalArgumentException} naming the field when it is not a well-formed record.
+   */
+  public static Header readHeader(ByteBuffer in, int pos, int pageSize) {
+    checkOrder(in);
+    if (pos < 0 || in.limit() - pos < HEADER_SIZE) {
+      throw new IllegalArgumentException(
+          "redo record at " + pos + " : " + (in.limit() - pos) + " bytes (expected: a header)");
+    }
+    byte kind = in.get(pos + OFF_KIND);
+    int area = in.get(pos + OFF_AREA) & 0xFF;
+    int ranges = in.getShort(pos + OFF_RANGES) & 0xFFFF;
+    long body = in.getInt(pos + OFF_BODY) & 0xFFFF_FFFFL;
+    long pageNo = in.getLong(pos + OFF_PAGE_NO);
+    long base = in.getLong(pos + OFF_BASE_LSN);
+    if (kind == KIND_FULL) {
+      if (ranges != 0 || body != pageSize || base != 0) {
+        throw bad(
+            pos,
+            "FULL record with " + ranges + " ranges, " + body + " bytes, base " + base,
+            "0 ranges, " + pageSize + " bytes, base 0");
+      }
+    } else if (kind == KIND_DELTA) {
+      if (ranges == 0 || body < (long) ranges * (RANGE_HEADER + 8) || body >= pageSize) {
+        throw bad(
+            pos,
+            "DELTA record with " + ranges + " ranges in " + body + " bytes",
+            "1.." + pageSize / 16 + " ranges of at least 12 bytes, under " + pageSize + " bytes");
+      }
+    } else {
+      throw bad(pos, "kind " + kind, KIND_FULL + " (FULL) or " + KIND_DELTA + " (DELTA)");
+    }
+    if (pageNo < 0) {
+      throw bad(pos, "page number " + pageNo, ">= 0");
+    }
+    if (in.limit() - pos - HEADER_SIZE < body) {
+      throw bad(pos, (in.limit() - pos - HEADER_SIZE) + " body bytes", body + "");
+    }
+    return new Header(kind, area, ranges, (int) body, pageNo, base);
+  }
+
+  /**
+   * Applies the record at {@code pos} in {@code in} (written by the transaction of {@code lsn}) to
+   * {@code page}, an image of the page it names. A FULL record replaces whatever the page held. A
+   * DELTA record applies when the page holds its base lsn, and is skipped ({@link
+   * Outcome#ALREADY_THERE}) when it holds {@code lsn} or newer; any other page lsn, a range outside
+   * the page, or a result that is not a sealed image of {@code lsn} throws {@link
+   * IllegalArgumentException} and leaves the page as it was (ranges are checked before any byte is
+   * written; the result is checked after).
+   */
+  public static Outcome apply(ByteBuffer in, int pos, Page page, long lsn, byte[] scratch) {
+    int pageSize = page.size();
+    Header h = readHeader(in, pos, pageSize);
+    int body = pos + HEADER_SIZE;
+    if (h.full()) {
+      in.get(body, scratch, 0, pageSize);
+      checkSealed(scratch, pageSize, h, lsn, pos);
+      page.putBytes(0, scratch, 0, pageSize);
+      return Outcome.APPLIED;
+    }
+    if (page.pageNo() != h.pageNo() || page.areaId() != h.area()) {
+      throw bad(
+          pos,
+          "a delta of area " + h.area() + " page " + h.pageNo(),
+          "one of area " + page.areaId() + " page " + page.pageNo());
+    }
+    long have = page.lsn();
+    if (have >= lsn) {
+      return Outcome.ALREADY_THERE;
+    }
+    if (have != h.baseLsn()) {
+      throw new IllegalArgumentException(
+          "redo record at "
+              + pos
+              + ": area "
+              + h.area()
+              + " page "
+              + h.pageNo()
+              + " holds lsn "
+              + have
+              + " (expected: "
+              + h.baseLsn()
+              + ", the image the delta of lsn "
+              + lsn
+              + " applies to)");
+    }
+    // Check every range before writing any.
+    int p = body;
+    for (int i = 0; i < h.ranges(); i++) {
+      if (p + RANGE_HEADER > body + h.bodyBytes()) {
+        throw bad(pos, "range " + i + " past the body", "within " + h.bodyBytes() + " bytes");
+      }
+      int off = (in.getShort(p) & 0xFFFF) << 3;
+      int len = (in.getShort(p + 2) & 0xFFFF) << 3;
+      if (len == 0 || off + len > pageSize || p + RANGE_HEADER + len > body + h.bodyBytes()) {
+        throw bad(
+            pos,
+            "range " + i + " [" + off + ", " + (off + len) + ")",
+            "a non-empty range within the page and the record");
+      }
+      p += RANGE_HEADER + len;
+    }
+    if (p != body + h.bodyBytes()) {
+      throw bad(pos, (p - body) + " bytes of ranges", h.bodyBytes() + " body bytes");
+    }
+    page.getBytes(0, scratch, 0, pageSize);
+    p = body;
+    for (int i = 0; i < h.ranges(); i++) {
+      int off = (in.getShort(p) & 0xFFFF) << 3;
+      int len = (in.getShort(p + 2) & 0xFFFF) << 3;
+      in.get(p + RANGE_HEADER, scratch, off, len);
+      p += RANGE_HEADER + len;
+    }
+    // Applied to the scratch copy first, so that a refused result leaves the page untouched.
+    checkSealed(scratch, pageSize, h, lsn, pos);
+    page.putBytes(0, scratch, 0, pageSize);
+    return Outcome.APPLIED;
+  }
+
+  /** The image in {@code img} must be the page the header names, sealed with {@code lsn}. */
+  private static void checkSealed(byte[] img, int pageSize, Header h, long lsn, int pos) {
+    long pageNo = littleEndianLong(img, 8);
+    int area = img[6] & 0xFF;
+    long imgLsn = littleEndianLong(img, 16);
+    if (pageNo != h.pageNo() || area != h.area() || imgLsn != lsn) {
+      throw bad(
+          pos,
+          "an image of area " + area + " page " + pageNo + " lsn " + imgLsn,
+          "area " + h.area() + " page " + h.pageNo() + " lsn " + lsn);
+    }
+    int stored = littleEndianInt(img, 0);
+    CRC32C crc = new CRC32C();
+    crc.update(img, 4, pageSize - 4);
+    if ((int) crc.getValue() != stored) {
+      throw bad(
+          pos,
+          String.format("an image with checksum 0x%08x", stored),
+          String.format("0x%08x, its bytes' checksum", (int) crc.getValue()));
+    }
+  }
+
+  private static int reserve(ByteBuffer out, int bytes) {
+    checkOrder(out);
+    if (out.remaining() < bytes) {
+      throw new IllegalArgumentException(
+          "out : " + out.remaining() + " bytes free (expected: >= " + bytes + ")");
+    }
+    return out.position();
+  }
+
+  private static void header(
+      ByteBuffer out, int pos, byte kind, int area, int ranges, int body, long pageNo, long base) {
+    out.put(pos + OFF_KIND, kind);
+    out.put(pos + OFF_AREA, (byte) area);
+    out.putShort(pos + OFF_RANGES, (short) ranges);
+    out.putInt(pos + OFF_BODY, body);
+    out.putLong(pos + OFF_PAGE_NO, pageNo);
+    out.putLong(pos + OFF_BASE_LSN, base);
+  }
+
+  private static void checkOrder(ByteBuffer b) {
+    if (b.order() != ByteOrder.LITTLE_ENDIAN) {
+      throw new IllegalArgumentException("buffer order : BIG_ENDIAN (expected: LITTLE_ENDIAN)");
+    }
+  }
+
+  // The page header is little-endian (Page); read from the scratch copy the same way.
+  private static int littleEndianInt(byte[] b, int off) {
+    return (b[off] & 0xFF)
+        | (b[off + 1] & 0xFF) << 8
+        | (b[off + 2] & 0xFF) << 16
+        | (b[off + 3] & 0xFF) << 24;
+  }
+
+  private static long littleEndianLong(byte[] b, int off) {
+    return (littleEndianInt(b, off) & 0xFFFF_FFFFL) | (long) littleEndianInt(b, off + 4) << 32;
+  }
+
+  private static IllegalArgumentException bad(int pos, String actual, String expected) {
+    return new IllegalArgumentException(
+        "redo record at " + pos + " : " + actual + " (expected: " + expected + ")");
+  }
+}

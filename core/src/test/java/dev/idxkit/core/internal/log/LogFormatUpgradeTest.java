@@ -1,0 +1,224 @@
+package dev.idxkit.core.internal.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idxkit.core.CorruptDatabaseException;
+import dev.idxkit.core.Database;
+import dev.idxkit.core.Row;
+import dev.idxkit.core.RowCursor;
+import dev.idxkit.core.Table;
+import dev.idxkit.core.Transaction;
+import dev.idxkit.core.internal.io.PagePool;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.testing.CrashCopy;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import net.openhft.chronicle.bytes.BytesStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A database whose log was written in format 1 (page images; what the version before redo records
+ * leaves after a crash) opens: its log is replayed, checkpointed, and continued in format 2. A log
+ * of an unknown format is refused with one line naming both versions.
+ *
+ * <p>The format 1 log is made the way the old version would have written it: a crash copy of a
+ * database with committed work in its log, whose format 2 log is replayed here and written back as
+ * the same transactions (same LSNs, salt and edits) with each changed page's whole image.
+ */
+class LogFormatUpgradeTest {
+  @TempDir Path tmp;
+
+  private static final String DDL =
+      "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v VARCHAR(200)); CREATE INDEX t_v ON t (v);";
+
+  /** Commits to {@code db} and returns the rows as they must be found. */
+  private static TreeMap<Long, String> work(Database db) {
+    TreeMap<Long, String> rows = new TreeMap<>();
+    Table t = db.table("t");
+    for (int txn = 0; txn < 12; txn++) {
+      try (Transaction tx = db.begin()) {
+        for (int i = 0; i < 150; i++) {
+          long id = txn * 1000L + i;
+          String v = "v" + (id * 7919 % 1000) + "-" + "x".repeat((int) (id % 50));
+          tx.insert(t, id, v);
+          rows.put(id, v);
+        }
+        tx.commit();
+      }
+    }
+    return rows;
+  }
+
+  private static void assertRows(Database db, TreeMap<Long, String> rows) {
+    TreeMap<Long, String> found = new TreeMap<>();
+    try (RowCursor c = db.index("t_pk").scan()) {
+      while (c.hasNext()) {
+        Row r = c.next();
+        found.put((Long) r.get(0), (String) r.get(1));
+      }
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+    assertThat(found).isEqualTo(rows);
+    try (RowCursor c = db.index("t_v").scan()) {
+      assertThat(c.take(Integer.MAX_VALUE)).hasSize(rows.size());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
+    assertThat(db.check().problems()).isEmpty();
+  }
+
+  @Test
+  void aFormat1LogIsReplayedThenContinuedInFormat2() throws Exception {
+    Path dir = tmp.resolve("db");
+    Path crash;
+    TreeMap<Long, String> rows;
+    try (Database db = Database.create(dir)) {
+      db.execute(DDL);
+      rows = work(db);
+      crash = CrashCopy.of(dir, tmp.resolve("crash"));
+    }
+    int txns = rewriteAsFormat1(crash.resolve("wal"));
+    assertThat(txns).isGreaterThanOrEqualTo(12);
+    assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(1);
+    try (Database db = Database.open(crash)) {
+      assertRows(db, rows);
+      assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(WalFormat.FORMAT_VERSION);
+      try (Transaction tx = db.begin()) {
+        tx.insert(db.table("t"), -1L, "after the upgrade");
+        tx.commit();
+      }
+      rows.put(-1L, "after the upgrade");
+      Path again = CrashCopy.of(crash, tmp.resolve("again"));
+      try (Database copy = Database.open(again)) {
+        assertRows(copy, rows);
+      }
+    }
+  }
+
+  @Test
+  void anEmptyFormat1LogIsStartedAfreshInFormat2BeforeTheFirstCommit() throws Exception {
+    Path dir = tmp.resolve("db");
+    try (Database db = Database.create(dir)) {
+      db.execute(DDL);
+    }
+    Path wal = dir.resolve("wal");
+    ByteBuffer h = readHeader(wal);
+    long salt = h.getLong(16);
+    writeFile(wal, WalFormat.header(Page.DEFAULT_SIZE, salt, 1));
+    TreeMap<Long, String> rows;
+    try (Database db = Database.open(dir)) {
+      assertThat(headerVersion(wal)).isEqualTo(WalFormat.FORMAT_VERSION);
+      rows = work(db);
+      Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
+      try (Database copy = Database.open(crash)) {
+        assertRows(copy, rows);
+      }
+    }
+  }
+
+  @Test
+  void aLogOfAnUnknownFormatIsRefusedNamingBothVersions() throws Exception {
+    Path dir = tmp.resolve("db");
+    try (Database db = Database.create(dir)) {
+      db.execute(DDL);
+    }
+    Path wal = dir.resolve("wal");
+    long salt = readHeader(wal).getLong(16);
+    writeFile(wal, WalFormat.header(Page.DEFAULT_SIZE, salt, 7));
+    assertThatThrownBy(() -> Database.open(dir))
+        .isInstanceOf(CorruptDatabaseException.class)
+        .hasMessage(
+            "corrupt database file "
+                + wal
+                + ": write-ahead log format version 7 (expected: 2, or 1 from an older version,"
+                + " replayed then checkpointed)");
+    assertThat(headerVersion(wal)).as("nothing rewritten").isEqualTo(7);
+  }
+
+  /**
+   * Replays the format 2 log at {@code wal} and writes it back in format 1; returns the number of
+   * transactions.
+   */
+  private static int rewriteAsFormat1(Path wal) throws IOException {
+    int pageSize = Page.DEFAULT_SIZE;
+    ByteBuffer out = ByteBuffer.allocateDirect(64 << 20).order(ByteOrder.LITTLE_ENDIAN);
+    BytesStore<?, ?> outStore = BytesStore.wrap(out);
+    PageIndex images = new PageIndex(new PagePool(pageSize, 16));
+    long salt;
+    int[] txns = {0};
+    try (Wal w = Wal.open(wal, pageSize, true)) {
+      salt = w.headerSalt();
+      out.put(WalFormat.header(pageSize, salt, 1));
+      List<long[]> touched = new ArrayList<>();
+      WalReader.recover(
+          w,
+          0,
+          new WalReader.Replay() {
+            @Override
+            public void page(int area, long pageNo, Page image) {
+              throw new AssertionError("a format 2 log holds no PAGE frames");
+            }
+
+            @Override
+            public void redo(ByteBuffer record, int pos, long lsn) {
+              images.applyRedo(record, pos, lsn);
+              RedoRecord.Header h = RedoRecord.readHeader(record, pos, pageSize);
+              touched.add(new long[] {h.area(), h.pageNo()});
+            }
+
+            @Override
+            public void commit(long lsn, byte[] edits) {
+              for (long[] p : touched) {
+                WalFormat.putPageFrame(out, outStore, lsn, salt, images.get((int) p[0], p[1]));
+              }
+              WalFormat.putCommitFrame(out, lsn, salt, edits, touched.size());
+              touched.clear();
+              txns[0]++;
+            }
+          },
+          true);
+      out.flip();
+      writeFile(wal, out);
+    } finally {
+      // Releasing the wrapper frees the buffer's memory: only after the last use of it.
+      outStore.releaseLast();
+    }
+    return txns[0];
+  }
+
+  private static ByteBuffer readHeader(Path wal) throws IOException {
+    ByteBuffer h = ByteBuffer.allocate(WalFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    try (FileChannel ch = FileChannel.open(wal, StandardOpenOption.READ)) {
+      ch.read(h, 0);
+    }
+    return h;
+  }
+
+  private static int headerVersion(Path wal) throws IOException {
+    return readHeader(wal).getInt(8);
+  }
+
+  private static void writeFile(Path file, ByteBuffer content) throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(
+            file,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.CREATE)) {
+      while (content.hasRemaining()) {
+        ch.write(content);
+      }
+      ch.force(false);
+    }
+  }
+}
