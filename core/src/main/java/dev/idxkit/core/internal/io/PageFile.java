@@ -28,10 +28,22 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
  *
  * <p>Reading a page past the end of the file would fault inside the mapping, so every read is
  * bounds-checked against the file length first.
+ *
+ * <p>Read-ahead: each chunk is advised {@link FileIo.Advice#RANDOM} as soon as it is mapped, so a
+ * cold page fault reads the page (and no more) instead of the device's read-ahead window around it:
+ * most reads here are B+tree descents and the heap reads behind them, point reads of one page. A
+ * scan that walks pages in order asks for its read-ahead explicitly, window by window ({@link
+ * #willNeed}, {@link FileIo.Advice#WILL_NEED}: the kernel starts reading the range asynchronously).
+ * Advice is given through the {@link FileIo} the file was opened with (madvise on Linux); when it
+ * is refused or cannot be made, the first reason is kept ({@link #adviceProblem()}), no more advice
+ * is attempted, and reads go on exactly as before, at the kernel's default read-ahead.
  */
 public final class PageFile implements AutoCloseable {
   /** Mapping granularity: a multiple of every page size, large enough to keep chunk counts low. */
   static final long CHUNK = 64L << 20;
+
+  /** The largest OS page (arm64 with 64 KiB pages): advice ranges start aligned to it. */
+  private static final long MAX_OS_PAGE = 64 << 10;
 
   private final Path path;
   private final int pageSize;
@@ -40,6 +52,9 @@ public final class PageFile implements AutoCloseable {
   private final MappedFile mapped;
   private final ReferenceOwner owner;
   private final AtomicLong length;
+  private final FileIo io;
+  // Why advice is not given (the first refusal), or null while it is.
+  private volatile String adviceProblem;
   private volatile MappedBytesStore[] chunks = new MappedBytesStore[0];
   private volatile long[] verified = new long[0];
   // Read-only counters for monitoring (the server's /metrics); LongAdder keeps concurrent readers
@@ -48,7 +63,7 @@ public final class PageFile implements AutoCloseable {
   private final LongAdder pagesWritten = new LongAdder();
   private boolean closed;
 
-  private PageFile(Path path, int pageSize, FileChannel channel, MappedFile mapped)
+  private PageFile(Path path, int pageSize, FileChannel channel, MappedFile mapped, FileIo io)
       throws IOException {
     this.path = path;
     this.pageSize = Page.checkSize(pageSize);
@@ -57,6 +72,7 @@ public final class PageFile implements AutoCloseable {
     this.mapped = mapped;
     this.owner = ReferenceOwner.temporary("PageFile " + path);
     this.length = new AtomicLong(channel.size());
+    this.io = io;
     mapped.singleThreadedCheckDisabled(true);
   }
 
@@ -84,7 +100,7 @@ public final class PageFile implements AutoCloseable {
                           StandardOpenOption.CREATE_NEW))
                   : io.open(path, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE));
       MappedFile mf = MappedFile.of(path.toFile(), CHUNK, 0, true);
-      return new PageFile(path, pageSize, ch, mf);
+      return new PageFile(path, pageSize, ch, mf, io);
     } catch (IOException e) {
       closeQuietly(ch);
       throw new IdxkitIOException("cannot open page file " + path, e);
@@ -122,13 +138,13 @@ public final class PageFile implements AutoCloseable {
       throw new CorruptPageException(
           path, pageNo, "page is beyond the end of the file (" + sizeInPages() + " pages)");
     }
-    int chunk = (int) (off / CHUNK);
+    return new Page(chunkStore((int) (off / CHUNK)), off, pageSize);
+  }
+
+  private MappedBytesStore chunkStore(int chunk) {
     MappedBytesStore[] cs = chunks;
     MappedBytesStore store = chunk < cs.length ? cs[chunk] : null;
-    if (store == null) {
-      store = acquireChunk(chunk);
-    }
-    return new Page(store, off, pageSize);
+    return store != null ? store : acquireChunk(chunk);
   }
 
   /** Checks a page image's checksum and that it is the page it claims to be. */
@@ -174,6 +190,62 @@ public final class PageFile implements AutoCloseable {
     for (long i = 0, n = bytes >>> pageShift; i < n; i++) {
       markVerified(pageNo + i);
     }
+  }
+
+  /**
+   * Asks the kernel to start reading pages {@code [firstPage, firstPage + pages)} now (clipped to
+   * the file), because a scan is about to read them in order: the read-ahead a {@link
+   * FileIo.Advice#RANDOM} mapping no longer does by itself. Returns at once; does nothing when
+   * advice is not available.
+   */
+  public void willNeed(long firstPage, long pages) {
+    if (adviceProblem != null || pages <= 0 || firstPage < 0) {
+      return;
+    }
+    long from = firstPage << pageShift;
+    long to = Math.min((firstPage + pages) << pageShift, length.get());
+    while (from < to && adviceProblem == null) {
+      int chunk = (int) (from / CHUNK);
+      MappedBytesStore s = chunkStore(chunk);
+      long end = Math.min(to, (chunk + 1) * CHUNK);
+      // madvise wants an address aligned to the OS page: align down to 64 KiB, the largest one.
+      long start = from & ~(MAX_OS_PAGE - 1);
+      advise(s.addressForRead(start), end - start, FileIo.Advice.WILL_NEED);
+      from = end;
+    }
+  }
+
+  /**
+   * Why the kernel is not told how this file's mappings are read (the first refusal of the advice,
+   * or why it cannot be given here), or null when it is.
+   */
+  public String adviceProblem() {
+    return adviceProblem;
+  }
+
+  /**
+   * Bytes of this file's mapped chunks resident in memory ({@code mincore}), up to the file's
+   * length; what a cold read pulled into memory. For tests and experiments.
+   *
+   * @throws IOException when mincore cannot be called here
+   */
+  public long residentBytes() throws IOException {
+    long total = 0;
+    MappedBytesStore[] cs = chunks;
+    for (int c = 0; c < cs.length; c++) {
+      if (cs[c] != null) {
+        long len = Math.min(CHUNK, length.get() - c * CHUNK);
+        if (len > 0) {
+          total += Madvise.residentBytes(cs[c].addressForRead(c * CHUNK), len);
+        }
+      }
+    }
+    return total;
+  }
+
+  /** The address chunk {@code chunk} is mapped at (mapping it if needed); for tests. */
+  long chunkAddress(int chunk) {
+    return chunkStore(chunk).addressForRead(chunk * CHUNK);
   }
 
   /**
@@ -234,6 +306,7 @@ public final class PageFile implements AutoCloseable {
     }
     try {
       MappedBytesStore s = mapped.acquireByteStore(owner, chunk * CHUNK);
+      advise(s.addressForRead(chunk * CHUNK), CHUNK, FileIo.Advice.RANDOM);
       MappedBytesStore[] grown = cs;
       if (chunk >= cs.length) {
         grown = java.util.Arrays.copyOf(cs, chunk + 1);
@@ -245,6 +318,18 @@ public final class PageFile implements AutoCloseable {
       return s;
     } catch (IOException e) {
       throw new IdxkitIOException("cannot map " + path + " at " + chunk * CHUNK, e);
+    }
+  }
+
+  private void advise(long address, long bytes, FileIo.Advice advice) {
+    if (adviceProblem != null) {
+      return;
+    }
+    try {
+      io.advise(address, bytes, advice);
+    } catch (IOException | RuntimeException | LinkageError e) {
+      // Advice changes speed only; reads go on at the kernel's default read-ahead.
+      adviceProblem = e.getMessage() == null ? e.toString() : e.getMessage();
     }
   }
 

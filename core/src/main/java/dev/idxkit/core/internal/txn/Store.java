@@ -872,6 +872,11 @@ public final class Store implements AutoCloseable {
     }
 
     @Override
+    public void willRead(long firstPage, long pages) {
+      areaFile(area).willNeed(firstPage, pages);
+    }
+
+    @Override
     public Page write(long pageNo) {
       throw new UnsupportedOperationException("read-only view of " + name());
     }
