@@ -1,6 +1,5 @@
 package dev.idxkit.cli.commands;
 
-import dev.idxkit.core.DatabaseStats;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idxkit.cli.ExitCodes;
@@ -9,10 +8,8 @@ import dev.idxkit.cli.output.Json;
 import dev.idxkit.cli.output.Sizes;
 import dev.idxkit.cli.output.TextTable;
 import dev.idxkit.core.Database;
-import dev.idxkit.core.IdxkitIOException;
-import java.io.IOException;
+import dev.idxkit.core.DatabaseStats;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +31,11 @@ import picocli.CommandLine.Option;
       "",
       "An index is 'active' when it is maintained and usable, 'inactive' when it waits for a"
           + " rebuild (idxkit idxbuild). Transactions in the log and not yet checkpointed are"
-          + " counted (they are applied when the database next opens for writing)."
+          + " counted (they are applied when the database next opens for writing).",
+      "",
+      "'read-ahead' says whether the kernel is told that the area files are read at random"
+          + " (madvise), so that a cold lookup reads one page rather than the device's read-ahead;"
+          + " where it cannot be told, everything works and cold random reads cost more."
     },
     footer = {
       "",
@@ -68,6 +69,7 @@ public final class InfoCommand extends DbCommand {
       List<Area> areas,
       List<TableLine> tables,
       List<IndexLine> indexes,
+      DatabaseStats.ReadAhead readAhead,
       String ddl) {}
 
   record Area(String name, Path file, long fileBytes, long pages, long freePages) {}
@@ -106,6 +108,7 @@ public final class InfoCommand extends DbCommand {
               areas,
               tables,
               indexes,
+              st.readAhead(),
               db.schema().toDdl());
       if (json) {
         printJson(f);
@@ -129,6 +132,7 @@ public final class InfoCommand extends DbCommand {
             + " committed transaction"
             + (f.walTransactions == 1 ? "" : "s")
             + " not yet checkpointed");
+    out.println("read-ahead  " + f.readAhead.describe());
     out.println();
     out.println("areas");
     TextTable at = new TextTable("area", "file", "size", "pages", "free pages").right(2, 3, 4);
@@ -180,6 +184,9 @@ public final class InfoCommand extends DbCommand {
     ObjectNode w = o.putObject("wal");
     w.put("bytes", f.walBytes);
     w.put("transactionsNotCheckpointed", f.walTransactions);
+    ObjectNode ra = o.putObject("readAhead");
+    ra.put("controlled", f.readAhead.controlled());
+    ra.put("detail", f.readAhead.detail());
     ArrayNode aa = o.putArray("areas");
     for (Area a : f.areas) {
       ObjectNode n = aa.addObject();
@@ -211,5 +218,4 @@ public final class InfoCommand extends DbCommand {
     o.put("ddl", f.ddl);
     Json.printPretty(out(), o);
   }
-
 }
