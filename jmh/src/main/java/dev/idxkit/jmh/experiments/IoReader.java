@@ -1,6 +1,8 @@
 package dev.idxkit.jmh.experiments;
 
 import com.sun.nio.file.ExtendedOpenOption;
+import dev.idxkit.core.internal.io.PageFile;
+import dev.idxkit.core.spi.Page;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,12 +17,13 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
 
 /**
  * One way of reading a chunk of the {@code io} experiment's file: through a memory mapping, through
- * {@code FileChannel.read} into a direct buffer, or through {@code FileChannel.read} with {@code
- * O_DIRECT} into an aligned buffer. Each reader copies the chunk into memory it owns (as a caller
- * that wants the bytes would) and checks it is the right data: the file holds its own offsets
- * ({@link #fill}), so the word at the chunk's start and at every 4 KiB boundary in it must equal
- * its offset. A reader that returned the wrong bytes fails the experiment instead of reporting a
- * fast figure.
+ * the store's own read path ({@link PageFile}: its mapping and the advice it gives the kernel),
+ * through {@code FileChannel.read} into a direct buffer, or through {@code FileChannel.read} with
+ * {@code O_DIRECT} into an aligned buffer. Each reader copies the chunk into memory it owns (as a
+ * caller that wants the bytes would) and checks it is the right data: the file holds its own
+ * offsets ({@link #fill}), so the word at the chunk's start and at every 4 KiB boundary in it must
+ * equal its offset. A reader that returned the wrong bytes fails the experiment instead of
+ * reporting a fast figure.
  *
  * <p>Memory: one buffer of the largest chunk (8 MiB by default), allocated once per reader; the
  * mapping reader maps the file in 64 MiB chunks with an overlap as large as the largest read, so a
@@ -34,6 +37,7 @@ abstract class IoReader implements AutoCloseable {
   /** A method of reading, as named in the results. */
   enum Method {
     MMAP("mmap"),
+    STORE("store"),
     CHANNEL("channel"),
     DIRECT("o_direct");
 
@@ -55,6 +59,7 @@ abstract class IoReader implements AutoCloseable {
   static IoReader open(Method m, Path file, int maxChunk) throws IOException {
     return switch (m) {
       case MMAP -> new Mapped(file, maxChunk);
+      case STORE -> new StoreRead(file, maxChunk);
       case CHANNEL -> new Channel(file, maxChunk, false);
       case DIRECT -> new Channel(file, maxChunk, true);
     };
@@ -181,6 +186,68 @@ abstract class IoReader implements AutoCloseable {
       mapped.releaseLast();
       // Chronicle unmaps on a background thread; wait for it, or the pages stay mapped and the
       // next eviction leaves them in memory (seen: 340 MB resident before the next point).
+      BackgroundResourceReleaser.releasePendingResources();
+    }
+  }
+
+  /**
+   * Reads through the store's read path: {@link PageFile#view} of each 4 KiB page the chunk covers
+   * (the view lookups and scans use, minus the checksum check, since this file holds offsets, not
+   * pages), so the mapping, its chunking and the advice {@code PageFile} gives the kernel are the
+   * store's own. Sequential reads announce what they will read through {@link PageFile#willNeed},
+   * as the store's scans do ({@code ScanReadAhead}'s window).
+   */
+  static final class StoreRead extends IoReader {
+    static final int PAGE = 4096;
+    static final long WINDOW = dev.idxkit.core.spi.ScanReadAhead.WINDOW_BYTES / PAGE;
+
+    private final PageFile pages;
+    private final byte[] scratch;
+    private long hintedTo = -1;
+    private long lastEnd; // where the previous read ended: the next one in order starts there
+
+    StoreRead(Path file, int maxChunk) throws IOException {
+      super(file);
+      this.pages = PageFile.open(file, PAGE, false, true);
+      this.scratch = new byte[maxChunk];
+    }
+
+    @Override
+    int alignment() {
+      return 1;
+    }
+
+    @Override
+    void read(long offset, int length) throws IOException {
+      long first = offset / PAGE;
+      if (offset == lastEnd) { // reading on in order, as a scan does: keep a window hinted ahead
+        long end = (offset + length + PAGE - 1) / PAGE;
+        if (end + WINDOW / 2 > hintedTo) {
+          long from = Math.max(first, hintedTo);
+          pages.willNeed(from, end + WINDOW - from);
+          hintedTo = end + WINDOW;
+        }
+      }
+      lastEnd = offset + length;
+      int done = 0;
+      for (long p = first; done < length; p++) {
+        Page page = pages.view(p);
+        int in = (int) (offset + done - p * PAGE);
+        int n = Math.min(PAGE - in, length - done);
+        page.getBytes(in, scratch, done, n);
+        done += n;
+      }
+      checkChunk(offset, length, ByteBuffer.wrap(scratch, 0, length).order(ByteOrder.BIG_ENDIAN));
+    }
+
+    /** Why the store could not advise the kernel about this file, or null. */
+    String adviceProblem() {
+      return pages.adviceProblem();
+    }
+
+    @Override
+    public void close() {
+      pages.close();
       BackgroundResourceReleaser.releasePendingResources();
     }
   }
