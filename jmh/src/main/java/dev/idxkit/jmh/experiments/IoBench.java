@@ -251,7 +251,9 @@ public final class IoBench {
       }
       if (found == null) {
         throw new InvalidInputException(
-            "--methods : " + list + " (expected: mmap, store, channel, o_direct)");
+            "--methods : "
+                + list
+                + " (expected: mmap, store, store_willneed, store_fault, channel, o_direct)");
       }
       out.add(found);
     }
@@ -319,7 +321,7 @@ public final class IoBench {
         return false; // O_DIRECT reads whole blocks only
       }
       boolean sequential = pattern.equals("sequential");
-      long align = Math.max(reader.alignment(), Math.min(chunk, 4096));
+      long align = reader.offsetAlignment(chunk);
       long slots = (reader.fileSize - chunk) / align + 1;
       long deviceBefore = DeviceReads.bytes();
       long deadline = System.nanoTime() + millis * 1_000_000L;

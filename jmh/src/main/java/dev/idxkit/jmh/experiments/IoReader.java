@@ -38,6 +38,8 @@ abstract class IoReader implements AutoCloseable {
   enum Method {
     MMAP("mmap"),
     STORE("store"),
+    STORE_WILLNEED("store_willneed"),
+    STORE_FAULT("store_fault"),
     CHANNEL("channel"),
     DIRECT("o_direct");
 
@@ -59,7 +61,9 @@ abstract class IoReader implements AutoCloseable {
   static IoReader open(Method m, Path file, int maxChunk) throws IOException {
     return switch (m) {
       case MMAP -> new Mapped(file, maxChunk);
-      case STORE -> new StoreRead(file, maxChunk);
+      case STORE -> new StoreRead(file, maxChunk, StoreRead.Cold.PREAD);
+      case STORE_WILLNEED -> new StoreRead(file, maxChunk, StoreRead.Cold.WILL_NEED);
+      case STORE_FAULT -> new StoreRead(file, maxChunk, StoreRead.Cold.FAULT);
       case CHANNEL -> new Channel(file, maxChunk, false);
       case DIRECT -> new Channel(file, maxChunk, true);
     };
@@ -70,6 +74,14 @@ abstract class IoReader implements AutoCloseable {
    * block size), 1 for none.
    */
   abstract int alignment();
+
+  /**
+   * What random offsets for chunks of {@code chunk} bytes are aligned to: 4 KiB (the chunk below
+   * that), or more where the method needs it.
+   */
+  long offsetAlignment(int chunk) {
+    return Math.max(alignment(), Math.min(chunk, 4096));
+  }
 
   /** Reads {@code length} bytes at {@code offset} and checks them; throws if they are wrong. */
   abstract void read(long offset, int length) throws IOException;
@@ -191,23 +203,39 @@ abstract class IoReader implements AutoCloseable {
   }
 
   /**
-   * Reads through the store's read path: {@link PageFile#view} of each 4 KiB page the chunk covers
-   * (the view lookups and scans use, minus the checksum check, since this file holds offsets, not
-   * pages), so the mapping, its chunking and the advice {@code PageFile} gives the kernel are the
-   * store's own. Sequential reads announce what they will read through {@link PageFile#willNeed},
-   * as the store's scans do ({@code ScanReadAhead}'s window).
+   * Reads through the store's read path: {@link PageFile} with the database's default 8 KiB pages,
+   * so the mapping, its chunking and the advice it gives the kernel are the store's own. A read
+   * that does not continue the previous one is a lookup: each page it covers goes through {@link
+   * PageFile#viewWhole}, what the store does on a page's first read since open (the store then
+   * checks the checksum; this file holds offsets, not pages, so nothing is checked but the
+   * offsets). A read that continues the previous one is a scan: pages through {@link
+   * PageFile#view}, with a window hinted ahead through {@link PageFile#willNeed} as the store's
+   * scans do ({@code ScanReadAhead}).
    */
   static final class StoreRead extends IoReader {
-    static final int PAGE = 4096;
+    /**
+     * How a lookup's page is brought in: what the store does ({@link PageFile#viewWhole}, one
+     * pread), and the two alternatives it was measured against: {@code madvise(WILLNEED)} over the
+     * page, and plain faults (one per 4 KiB OS page, since the mapping is advised random).
+     */
+    enum Cold {
+      PREAD,
+      WILL_NEED,
+      FAULT
+    }
+
+    static final int PAGE = 8192;
     static final long WINDOW = dev.idxkit.core.spi.ScanReadAhead.WINDOW_BYTES / PAGE;
 
     private final PageFile pages;
+    private final Cold cold;
     private final byte[] scratch;
     private long hintedTo = -1;
     private long lastEnd; // where the previous read ended: the next one in order starts there
 
-    StoreRead(Path file, int maxChunk) throws IOException {
+    StoreRead(Path file, int maxChunk, Cold cold) throws IOException {
       super(file);
+      this.cold = cold;
       this.pages = PageFile.open(file, PAGE, false, true);
       this.scratch = new byte[maxChunk];
     }
@@ -217,10 +245,17 @@ abstract class IoReader implements AutoCloseable {
       return 1;
     }
 
+    /** The store reads whole pages at page boundaries: chunks from 8 KiB start on one. */
+    @Override
+    long offsetAlignment(int chunk) {
+      return Math.max(Math.min(chunk, 4096), Math.min(Integer.highestOneBit(chunk), PAGE));
+    }
+
     @Override
     void read(long offset, int length) throws IOException {
       long first = offset / PAGE;
-      if (offset == lastEnd) { // reading on in order, as a scan does: keep a window hinted ahead
+      boolean scan = offset == lastEnd;
+      if (scan) {
         long end = (offset + length + PAGE - 1) / PAGE;
         if (end + WINDOW / 2 > hintedTo) {
           long from = Math.max(first, hintedTo);
@@ -231,7 +266,15 @@ abstract class IoReader implements AutoCloseable {
       lastEnd = offset + length;
       int done = 0;
       for (long p = first; done < length; p++) {
-        Page page = pages.view(p);
+        Page page;
+        if (scan || cold == Cold.FAULT) {
+          page = pages.view(p);
+        } else if (cold == Cold.PREAD) {
+          page = pages.viewWhole(p);
+        } else {
+          pages.willNeed(p, 1);
+          page = pages.view(p);
+        }
         int in = (int) (offset + done - p * PAGE);
         int n = Math.min(PAGE - in, length - done);
         page.getBytes(in, scratch, done, n);

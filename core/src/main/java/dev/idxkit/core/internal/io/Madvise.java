@@ -48,6 +48,7 @@ public final class Madvise {
   private static final LibC LIBC;
   private static final Runtime RUNTIME;
   private static final String UNAVAILABLE;
+  private static final int OS_PAGE;
 
   static {
     LibC lib = null;
@@ -68,9 +69,15 @@ public final class Madvise {
     LIBC = lib;
     RUNTIME = rt;
     UNAVAILABLE = why;
+    OS_PAGE = lib == null ? 4096 : lib.getpagesize();
   }
 
   private Madvise() {}
+
+  /** The OS page size ({@code getpagesize}), or 4096 when the library cannot be called. */
+  public static int osPageSize() {
+    return OS_PAGE;
+  }
 
   /** Why the calls cannot be made here, or null when they can. */
   public static String unavailable() {
@@ -107,7 +114,7 @@ public final class Madvise {
     if (LIBC == null) {
       throw new IOException(UNAVAILABLE);
     }
-    int osPage = LIBC.getpagesize();
+    int osPage = OS_PAGE;
     byte[] vec = new byte[(int) ((length + osPage - 1) / osPage)];
     if (LIBC.mincore(Pointer.wrap(RUNTIME, address), length, vec) != 0) {
       throw new IOException("mincore refused: " + LIBC.strerror(RUNTIME.getLastError()));
