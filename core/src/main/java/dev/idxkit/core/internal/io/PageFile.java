@@ -57,6 +57,7 @@ public final class PageFile implements AutoCloseable {
   private final ReferenceOwner owner;
   private final AtomicLong length;
   private final FileIo io;
+  private volatile FileChannel primer;
   // Why advice is not given (the first refusal), or null while it is.
   private volatile String adviceProblem;
   private volatile MappedBytesStore[] chunks = new MappedBytesStore[0];
@@ -148,16 +149,39 @@ public final class PageFile implements AutoCloseable {
    */
   public Page viewWhole(long pageNo) {
     Page p = view(pageNo);
-    if (pageSize > OS_PAGE) {
+    if (pageSize > OS_PAGE && !Thread.currentThread().isInterrupted()) {
       ByteBuffer b = SCRATCH.get();
       b.clear().limit(pageSize);
       try {
-        channel.read(b, pageNo << pageShift);
+        primer().read(b, pageNo << pageShift);
       } catch (IOException e) {
-        // Only a prefetch: the mapped read that follows meets the same problem and reports it.
+        // Only a prefetch: the mapped read that follows meets any real problem and reports it. An
+        // interrupt closed the primer channel (FileChannel is interruptible): the next call opens
+        // another, and the channel writes use is not affected.
       }
     }
     return p;
+  }
+
+  /**
+   * The read-only channel {@link #viewWhole} reads through, opened again if an interrupt closed it.
+   */
+  private FileChannel primer() throws IOException {
+    FileChannel c = primer;
+    if (c != null && c.isOpen()) {
+      return c;
+    }
+    synchronized (this) {
+      if (closed) {
+        throw new IOException(path + " is closed");
+      }
+      c = primer;
+      if (c == null || !c.isOpen()) {
+        c = FileChannel.open(path, StandardOpenOption.READ);
+        primer = c;
+      }
+      return c;
+    }
   }
 
   /** The page without checksum verification (for damage reports that must see raw bytes). */
@@ -322,6 +346,7 @@ public final class PageFile implements AutoCloseable {
     chunks = new MappedBytesStore[0];
     mapped.releaseLast();
     closeQuietly(channel);
+    closeQuietly(primer);
   }
 
   private synchronized MappedBytesStore acquireChunk(int chunk) {
