@@ -2,6 +2,7 @@ package dev.idxkit.core.internal.io;
 
 import dev.idxkit.core.spi.FileIo;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Locale;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Pointer;
@@ -38,12 +39,23 @@ public final class Madvise {
     String strerror(int errnum);
 
     int getpagesize();
+
+    @SaveError
+    int open(String path, int flags);
+
+    @SaveError
+    int posix_fadvise(int fd, long offset, long len, int advice);
+
+    int close(int fd);
   }
 
   // <sys/mman.h>: MADV_NORMAL 0, MADV_RANDOM 1, MADV_SEQUENTIAL 2, MADV_WILLNEED 3.
   private static final int MADV_RANDOM = 1;
   private static final int MADV_SEQUENTIAL = 2;
   private static final int MADV_WILLNEED = 3;
+  private static final int MADV_DONTNEED = 4;
+  // <fcntl.h> on Linux: O_RDONLY 0, POSIX_FADV_DONTNEED 4.
+  private static final int POSIX_FADV_DONTNEED = 4;
 
   private static final LibC LIBC;
   private static final Runtime RUNTIME;
@@ -103,6 +115,35 @@ public final class Madvise {
       int errno = RUNTIME.getLastError();
       throw new IOException(
           "madvise(" + advice + ") of " + length + " bytes refused: " + LIBC.strerror(errno));
+    }
+  }
+
+  /**
+   * Takes a file out of the page cache, for experiments that measure cold reads: {@code
+   * madvise(DONTNEED)} on this process's mappings of it (each {@code [address, length)} pair in
+   * {@code ranges}; mapped pages cannot be evicted), then {@code posix_fadvise(DONTNEED)} on the
+   * file (its clean pages leave the cache; dirty ones stay).
+   */
+  public static void evict(Path file, long[] ranges) throws IOException {
+    if (LIBC == null) {
+      throw new IOException(UNAVAILABLE);
+    }
+    for (int i = 0; i + 1 < ranges.length; i += 2) {
+      if (LIBC.madvise(Pointer.wrap(RUNTIME, ranges[i]), ranges[i + 1], MADV_DONTNEED) != 0) {
+        throw new IOException(
+            "madvise(DONTNEED) refused: " + LIBC.strerror(RUNTIME.getLastError()));
+      }
+    }
+    int fd = LIBC.open(file.toString(), 0);
+    if (fd < 0) {
+      throw new IOException("open " + file + ": " + LIBC.strerror(RUNTIME.getLastError()));
+    }
+    try {
+      if (LIBC.posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0) {
+        throw new IOException("posix_fadvise(DONTNEED) of " + file + " refused");
+      }
+    } finally {
+      LIBC.close(fd);
     }
   }
 

@@ -149,7 +149,7 @@ public final class PageFile implements AutoCloseable {
    */
   public Page viewWhole(long pageNo) {
     Page p = view(pageNo);
-    if (pageSize > OS_PAGE && !Thread.currentThread().isInterrupted()) {
+    if (pageSize > OS_PAGE && adviceProblem == null && !Thread.currentThread().isInterrupted()) {
       ByteBuffer b = SCRATCH.get();
       b.clear().limit(pageSize);
       try {
@@ -293,6 +293,33 @@ public final class PageFile implements AutoCloseable {
       }
     }
     return total;
+  }
+
+  /**
+   * Takes this file out of the page cache, mapped pages included ({@link Madvise#evict}), so that
+   * the next reads come from the device; for experiments that measure cold reads. Not for use while
+   * a write is in flight (dirty pages stay cached).
+   *
+   * @throws IOException when the calls cannot be made here
+   */
+  public void evictFromPageCache() throws IOException {
+    MappedBytesStore[] cs = chunks;
+    long[] ranges = new long[2 * cs.length];
+    for (int c = 0; c < cs.length; c++) {
+      if (cs[c] != null) {
+        ranges[2 * c] = cs[c].addressForRead(c * CHUNK);
+        ranges[2 * c + 1] = CHUNK;
+      }
+    }
+    long[] mapped = java.util.Arrays.stream(ranges).toArray();
+    int n = 0;
+    for (int i = 0; i < ranges.length; i += 2) {
+      if (ranges[i + 1] != 0) {
+        mapped[n++] = ranges[i];
+        mapped[n++] = ranges[i + 1];
+      }
+    }
+    Madvise.evict(path, java.util.Arrays.copyOf(mapped, n));
   }
 
   /** The address chunk {@code chunk} is mapped at (mapping it if needed); for tests. */
