@@ -253,7 +253,7 @@ public final class IoBench {
         throw new InvalidInputException(
             "--methods : "
                 + list
-                + " (expected: mmap, store, store_willneed, store_fault, channel, o_direct)");
+                + " (expected: mmap, store, store_pread, store_fault, channel, o_direct)");
       }
       out.add(found);
     }

@@ -38,7 +38,7 @@ abstract class IoReader implements AutoCloseable {
   enum Method {
     MMAP("mmap"),
     STORE("store"),
-    STORE_WILLNEED("store_willneed"),
+    STORE_PREAD("store_pread"),
     STORE_FAULT("store_fault"),
     CHANNEL("channel"),
     DIRECT("o_direct");
@@ -61,8 +61,8 @@ abstract class IoReader implements AutoCloseable {
   static IoReader open(Method m, Path file, int maxChunk) throws IOException {
     return switch (m) {
       case MMAP -> new Mapped(file, maxChunk);
-      case STORE -> new StoreRead(file, maxChunk, StoreRead.Cold.PREAD);
-      case STORE_WILLNEED -> new StoreRead(file, maxChunk, StoreRead.Cold.WILL_NEED);
+      case STORE -> new StoreRead(file, maxChunk, StoreRead.Cold.WILL_NEED);
+      case STORE_PREAD -> new StoreRead(file, maxChunk, StoreRead.Cold.PREAD);
       case STORE_FAULT -> new StoreRead(file, maxChunk, StoreRead.Cold.FAULT);
       case CHANNEL -> new Channel(file, maxChunk, false);
       case DIRECT -> new Channel(file, maxChunk, true);
@@ -214,9 +214,10 @@ abstract class IoReader implements AutoCloseable {
    */
   static final class StoreRead extends IoReader {
     /**
-     * How a lookup's page is brought in: what the store does ({@link PageFile#viewWhole}, one
-     * pread), and the two alternatives it was measured against: {@code madvise(WILLNEED)} over the
-     * page, and plain faults (one per 4 KiB OS page, since the mapping is advised random).
+     * How a lookup's page is brought in: what the store does ({@link PageFile#viewWhole}: {@code
+     * madvise(WILLNEED)} over the page), and the two alternatives it was measured against: one
+     * {@code pread} of the page before the mapped view, and plain faults (one per 4 KiB OS page,
+     * since the mapping is advised random).
      */
     enum Cold {
       PREAD,
@@ -229,6 +230,8 @@ abstract class IoReader implements AutoCloseable {
 
     private final PageFile pages;
     private final Cold cold;
+    private final FileChannel preads;
+    private final ByteBuffer pageBuffer = ByteBuffer.allocateDirect(PAGE);
     private final byte[] scratch;
     private long hintedTo = -1;
     private long lastEnd; // where the previous read ended: the next one in order starts there
@@ -237,6 +240,7 @@ abstract class IoReader implements AutoCloseable {
       super(file);
       this.cold = cold;
       this.pages = PageFile.open(file, PAGE, false, true);
+      this.preads = cold == Cold.PREAD ? FileChannel.open(file, StandardOpenOption.READ) : null;
       this.scratch = new byte[maxChunk];
     }
 
@@ -270,10 +274,11 @@ abstract class IoReader implements AutoCloseable {
         if (scan || cold == Cold.FAULT) {
           page = pages.view(p);
         } else if (cold == Cold.PREAD) {
-          page = pages.viewWhole(p);
-        } else {
-          pages.willNeed(p, 1);
+          pageBuffer.clear();
+          preads.read(pageBuffer, p * PAGE);
           page = pages.view(p);
+        } else {
+          page = pages.viewWhole(p);
         }
         int in = (int) (offset + done - p * PAGE);
         int n = Math.min(PAGE - in, length - done);
@@ -291,6 +296,13 @@ abstract class IoReader implements AutoCloseable {
     @Override
     public void close() {
       pages.close();
+      if (preads != null) {
+        try {
+          preads.close();
+        } catch (IOException e) {
+          // a read-only channel has nothing to lose on close
+        }
+      }
       BackgroundResourceReleaser.releasePendingResources();
     }
   }

@@ -42,10 +42,6 @@ public final class PageFile implements AutoCloseable {
   /** Mapping granularity: a multiple of every page size, large enough to keep chunk counts low. */
   static final long CHUNK = 64L << 20;
 
-  // Where viewWhole reads a page to: one per thread, as large as the largest page.
-  private static final ThreadLocal<ByteBuffer> SCRATCH =
-      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(Page.MAX_SIZE));
-
   /** madvise wants ranges that start on an OS page; a store page no larger faults in one read. */
   private static final long OS_PAGE = Madvise.osPageSize();
 
@@ -57,7 +53,6 @@ public final class PageFile implements AutoCloseable {
   private final ReferenceOwner owner;
   private final AtomicLong length;
   private final FileIo io;
-  private volatile FileChannel primer;
   // Why advice is not given (the first refusal), or null while it is.
   private volatile String adviceProblem;
   private volatile MappedBytesStore[] chunks = new MappedBytesStore[0];
@@ -138,50 +133,27 @@ public final class PageFile implements AutoCloseable {
   }
 
   /**
-   * A view of the page after reading it whole into the page cache with one {@code pread}. Why: a
-   * mapping advised for random reads faults one OS page (4 KiB) at a time, so a cold 8 KiB page
-   * would cost two device reads one after the other; the positional read fetches it in one request
-   * (and the kernel's read-ahead for {@code read} calls recognizes random reads and adds nothing),
-   * after which the mapped view finds it in memory. Measured against {@code madvise(WILLNEED)} over
-   * the page and against plain faults in the {@code io} experiment (README, "Reads by chunk size").
-   * {@link #read} uses it on a page's first read since open, when the page is likely not in memory;
-   * it costs a system call and an 8 KiB copy, so pages read before go through {@link #view}.
+   * A view of the page after asking the kernel to read all of it in one request ({@code
+   * madvise(WILLNEED)} over the page). Why: a mapping advised for random reads faults one OS page
+   * (4 KiB) at a time, so a cold 8 KiB page would cost two device reads one after the other; with
+   * the hint it costs one. Measured against a {@code pread} of the page and against plain faults in
+   * the {@code io} experiment (README, "Cold random reads through the store"). {@link #read} uses
+   * it on a page's first read since open, when the page is likely not in memory; it costs a system
+   * call, so pages read before go through {@link #view}. Without the advice (refused, or not
+   * available here) a fault reads around the page anyway, so nothing is asked: the read path is
+   * then exactly what it was before advice.
    */
   public Page viewWhole(long pageNo) {
     Page p = view(pageNo);
-    if (pageSize > OS_PAGE && adviceProblem == null && !Thread.currentThread().isInterrupted()) {
-      ByteBuffer b = SCRATCH.get();
-      b.clear().limit(pageSize);
-      try {
-        primer().read(b, pageNo << pageShift);
-      } catch (IOException e) {
-        // Only a prefetch: the mapped read that follows meets any real problem and reports it. An
-        // interrupt closed the primer channel (FileChannel is interruptible): the next call opens
-        // another, and the channel writes use is not affected.
-      }
+    if (pageSize > OS_PAGE && adviceProblem == null) {
+      long off = pageNo << pageShift;
+      long start = off & ~(OS_PAGE - 1);
+      advise(
+          chunkStore((int) (off / CHUNK)).addressForRead(start),
+          off + pageSize - start,
+          FileIo.Advice.WILL_NEED);
     }
     return p;
-  }
-
-  /**
-   * The read-only channel {@link #viewWhole} reads through, opened again if an interrupt closed it.
-   */
-  private FileChannel primer() throws IOException {
-    FileChannel c = primer;
-    if (c != null && c.isOpen()) {
-      return c;
-    }
-    synchronized (this) {
-      if (closed) {
-        throw new IOException(path + " is closed");
-      }
-      c = primer;
-      if (c == null || !c.isOpen()) {
-        c = FileChannel.open(path, StandardOpenOption.READ);
-        primer = c;
-      }
-      return c;
-    }
   }
 
   /** The page without checksum verification (for damage reports that must see raw bytes). */
@@ -373,7 +345,6 @@ public final class PageFile implements AutoCloseable {
     chunks = new MappedBytesStore[0];
     mapped.releaseLast();
     closeQuietly(channel);
-    closeQuietly(primer);
   }
 
   private synchronized MappedBytesStore acquireChunk(int chunk) {
