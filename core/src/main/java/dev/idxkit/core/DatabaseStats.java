@@ -20,6 +20,7 @@ import java.util.List;
  *     checkpointed since
  * @param committedImageBytes bytes of committed page images held in memory until the next
  *     checkpoint
+ * @param readAhead whether the kernel is told how the area files' mappings are read
  */
 public record DatabaseStats(
     Path dir,
@@ -31,7 +32,8 @@ public record DatabaseStats(
     long committedImageBytes,
     List<AreaStats> areas,
     List<TableStats> tables,
-    List<IndexStats> indexes) {
+    List<IndexStats> indexes,
+    ReadAhead readAhead) {
 
   public DatabaseStats {
     areas = List.copyOf(areas);
@@ -53,6 +55,22 @@ public record DatabaseStats(
       long freePages,
       long pagesRead,
       long pagesWritten) {}
+
+  /**
+   * Whether idxkit controls the kernel's read-ahead on the area files' mappings: advised for random
+   * reads ({@code madvise}), so a cold point read costs one page and not the device's read-ahead
+   * window, with scans asking for their pages ahead. When the advice cannot be given (another OS, a
+   * refused call) everything works as before and cold random reads may cost far more.
+   *
+   * @param controlled true when every area file's advice was accepted
+   * @param detail what is done, or why it is not (the first refusal, naming the area file)
+   */
+  public record ReadAhead(boolean controlled, String detail) {
+    /** One line for {@code idxkit info}. */
+    public String describe() {
+      return controlled ? "controlled (" + detail + ")" : "not controlled: " + detail;
+    }
+  }
 
   /** One table: its committed row count and heap pages. */
   public record TableStats(String name, String area, long rows, long heapPages) {}

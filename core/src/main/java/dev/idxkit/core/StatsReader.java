@@ -4,6 +4,7 @@ import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.DatabaseStats.AreaStats;
 import dev.idxkit.core.DatabaseStats.IndexStats;
+import dev.idxkit.core.DatabaseStats.ReadAhead;
 import dev.idxkit.core.DatabaseStats.State;
 import dev.idxkit.core.DatabaseStats.TableStats;
 import dev.idxkit.core.internal.btree.BTree;
@@ -30,10 +31,15 @@ final class StatsReader {
     Schema schema = db.schema();
     Path dir = store.dir().toAbsolutePath().normalize();
     List<AreaStats> areas = new ArrayList<>();
+    String adviceProblem = null;
     for (int a = 0; a < meta.areaSlots(); a++) {
       String name = meta.areaName(a);
       if (name != null) {
         Path f = dir.resolve(name + ".area");
+        String problem = store.areaFile(a).adviceProblem();
+        if (problem != null && adviceProblem == null) {
+          adviceProblem = problem + " (" + f.getFileName() + ")";
+        }
         areas.add(
             new AreaStats(
                 name,
@@ -87,7 +93,10 @@ final class StatsReader {
         store.committedImages(),
         areas,
         tables,
-        indexes);
+        indexes,
+        adviceProblem == null
+            ? new ReadAhead(true, "madvise: random reads, read-ahead by scans")
+            : new ReadAhead(false, adviceProblem));
   }
 
   private static long size(Path f) {

@@ -14,6 +14,7 @@ import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageAccess;
 import dev.idxkit.core.spi.PageRuns;
 import dev.idxkit.core.spi.PageType;
+import dev.idxkit.core.spi.ScanReadAhead;
 import dev.idxkit.idxbuild.sort.EntryBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,7 +124,9 @@ final class ScanPhase {
         }
       }
       PageAccess pa = pages.apply(t.area());
+      ScanReadAhead readAhead = new ScanReadAhead(pa.pageSize());
       for (long p = c.first(); p < c.first() + c.pages(); p++) {
+        readAhead.before(pa, p);
         Page page = pa.read(p);
         if (page.type() != PageType.HEAP) {
           throw new CorruptPageException(

@@ -31,7 +31,11 @@ import picocli.CommandLine.Option;
       "",
       "An index is 'active' when it is maintained and usable, 'inactive' when it waits for a"
           + " rebuild (idxkit idxbuild). Transactions in the log and not yet checkpointed are"
-          + " counted (they are applied when the database next opens for writing)."
+          + " counted (they are applied when the database next opens for writing).",
+      "",
+      "'read-ahead' says whether the kernel is told that the area files are read at random"
+          + " (madvise), so that a cold lookup reads one page rather than the device's read-ahead;"
+          + " where it cannot be told, everything works and cold random reads cost more."
     },
     footer = {
       "",
@@ -65,6 +69,7 @@ public final class InfoCommand extends DbCommand {
       List<Area> areas,
       List<TableLine> tables,
       List<IndexLine> indexes,
+      DatabaseStats.ReadAhead readAhead,
       String ddl) {}
 
   record Area(String name, Path file, long fileBytes, long pages, long freePages) {}
@@ -103,6 +108,7 @@ public final class InfoCommand extends DbCommand {
               areas,
               tables,
               indexes,
+              st.readAhead(),
               db.schema().toDdl());
       if (json) {
         printJson(f);
@@ -126,6 +132,7 @@ public final class InfoCommand extends DbCommand {
             + " committed transaction"
             + (f.walTransactions == 1 ? "" : "s")
             + " not yet checkpointed");
+    out.println("read-ahead  " + f.readAhead.describe());
     out.println();
     out.println("areas");
     TextTable at = new TextTable("area", "file", "size", "pages", "free pages").right(2, 3, 4);
@@ -177,6 +184,9 @@ public final class InfoCommand extends DbCommand {
     ObjectNode w = o.putObject("wal");
     w.put("bytes", f.walBytes);
     w.put("transactionsNotCheckpointed", f.walTransactions);
+    ObjectNode ra = o.putObject("readAhead");
+    ra.put("controlled", f.readAhead.controlled());
+    ra.put("detail", f.readAhead.detail());
     ArrayNode aa = o.putArray("areas");
     for (Area a : f.areas) {
       ObjectNode n = aa.addObject();

@@ -8,18 +8,21 @@ import dev.idxkit.core.spi.HeapPage;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageAccess;
 import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.ScanReadAhead;
 import java.util.ArrayDeque;
 import java.util.NoSuchElementException;
 
 /**
  * Every row of a table in heap order (page, then slot), one heap page per read-lock batch. Resumes
  * after the last page read, so rows committed into earlier pages meanwhile are not seen and no row
- * is returned twice.
+ * is returned twice. Heap pages are hinted ahead of the scan ({@link ScanReadAhead}), since the
+ * area's mapping is advised for random reads.
  */
 public final class TableScan implements RowCursor {
   private final ViewSource source;
   private final TableInfo table;
   private final ArrayDeque<Row> batch = new ArrayDeque<>();
+  private ScanReadAhead readAhead;
   private long page = -1;
   private boolean exhausted;
 
@@ -60,6 +63,10 @@ public final class TableScan implements RowCursor {
             return null;
           }
           PageAccess pa = view.pages(table.area());
+          if (readAhead == null) {
+            readAhead = new ScanReadAhead(pa.pageSize());
+          }
+          readAhead.before(pa, page);
           Page p = pa.read(page);
           for (int slot = 0, n = HeapPage.slotCount(p); slot < n; slot++) {
             if (HeapPage.isLive(p, slot)) {

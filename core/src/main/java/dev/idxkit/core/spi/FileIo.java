@@ -1,5 +1,6 @@
 package dev.idxkit.core.spi;
 
+import dev.idxkit.core.internal.io.Madvise;
 import dev.idxkit.core.internal.io.PageFile;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -26,7 +27,8 @@ import java.util.Set;
  * <p>Not covered: the pages {@link PageFile} reads through its memory mapping (Chronicle Bytes maps
  * the file itself; a damaged page is simulated by damaging the file, which is what a bit flip on
  * the device would do), the lock file, and files the loader and the command line open (inputs,
- * reject files, reports).
+ * reject files, reports). What is covered of the mappings is the advice given to the kernel about
+ * them ({@link #advise}): a test can refuse it, as a kernel or another OS would.
  */
 @FunctionalInterface
 public interface FileIo {
@@ -37,4 +39,27 @@ public interface FileIo {
 
   /** Opens {@code path} with {@code options}, as {@link FileChannel#open} does. */
   FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException;
+
+  /** How a mapped range is about to be read, as {@code madvise(2)} puts it. */
+  enum Advice {
+    /** Point reads: no read-around on a page fault (MADV_RANDOM). */
+    RANDOM,
+    /** One pass in order: aggressive read-ahead, pages dropped behind (MADV_SEQUENTIAL). */
+    SEQUENTIAL,
+    /** Read soon: start reading the range now, asynchronously (MADV_WILLNEED). */
+    WILL_NEED
+  }
+
+  /**
+   * Tells the kernel how the mapped memory {@code [address, address + length)} of a file opened
+   * through this will be read: {@code madvise(2)}. {@code address} is aligned to the OS page.
+   * Advice only changes speed, never what a read returns, so a refusal is not an error for the
+   * store: it reads on without advice and says so ({@code idxkit info}).
+   *
+   * @throws IOException when the call is refused or cannot be made here (another OS, no native
+   *     access)
+   */
+  default void advise(long address, long length, Advice advice) throws IOException {
+    Madvise.advise(address, length, advice);
+  }
 }

@@ -34,4 +34,11 @@ public interface PageAccess {
 
   /** Returns a page to the free list; its number may be handed out again after commit. */
   void free(long pageNo);
+
+  /**
+   * A hint: pages {@code [firstPage, firstPage + pages)} are about to be read in order (a scan), so
+   * the area file may start reading them from the device now. Changes speed only, never what a read
+   * returns; views with nothing to prefetch ignore it. See {@link ScanReadAhead}.
+   */
+  default void willRead(long firstPage, long pages) {}
 }

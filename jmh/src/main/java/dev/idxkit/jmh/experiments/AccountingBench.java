@@ -4,6 +4,9 @@ import dev.idxkit.core.Database;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.Transaction;
+import dev.idxkit.core.internal.Internals;
+import dev.idxkit.core.internal.txn.Store;
+import dev.idxkit.core.spi.FileIo;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.jmh.BenchDir;
@@ -94,6 +97,12 @@ public final class AccountingBench {
             "N",
             Integer.toString(Runtime.getRuntime().availableProcessors()),
             "loader parse threads")
+        .flag("--cold", "drop the database's files from the page cache before each phase")
+        .option(
+            "--advice",
+            "on|off",
+            "on",
+            "off: refuse the store's madvise, the read path as it was before it (with --cold)")
         .flag("--resume", "continue the unfinished pass in --work")
         .flag("--keep", "keep --work after a completed run");
   }
@@ -114,6 +123,8 @@ public final class AccountingBench {
       int threads,
       boolean resume,
       boolean keep,
+      boolean cold,
+      boolean advice,
       Path work,
       Path out) {
     static Options of(ExperimentArgs a) {
@@ -128,9 +139,65 @@ public final class AccountingBench {
           a.integer("--threads", 1, LoadOptions.MAX_PARSE_THREADS),
           a.flag("--resume"),
           a.flag("--keep"),
+          a.flag("--cold"),
+          parseAdvice(a.get("--advice")),
           a.path("--work").toAbsolutePath(),
           a.out());
     }
+  }
+
+  private static boolean parseAdvice(String v) {
+    return switch (v) {
+      case "on" -> true;
+      case "off" -> false;
+      default -> throw new InvalidInputException("--advice : " + v + " (expected: on or off)");
+    };
+  }
+
+  /**
+   * The database options: real files, with the store's madvise refused when {@code --advice off}.
+   */
+  static Database.DatabaseOptions databaseOptions(Options o) {
+    Database.DatabaseOptions d = Database.DatabaseOptions.defaults();
+    if (o.advice()) {
+      return d;
+    }
+    return d.withFileIo(
+        new FileIo() {
+          @Override
+          public java.nio.channels.FileChannel open(
+              Path path, java.util.Set<? extends java.nio.file.OpenOption> options)
+              throws IOException {
+            return java.nio.channels.FileChannel.open(path, options);
+          }
+
+          @Override
+          public void advise(long address, long length, Advice advice) throws IOException {
+            throw new IOException("refused by --advice off");
+          }
+        });
+  }
+
+  /**
+   * Takes every area file of {@code db} out of the page cache (mappings included) and prints what
+   * stayed resident: the {@code --cold} step before each phase.
+   */
+  static void evict(Database db) {
+    Store st = Internals.store(db);
+    long resident = 0;
+    try {
+      for (int a = 0; a < st.meta().areaSlots(); a++) {
+        if (st.meta().areaName(a) != null) {
+          st.areaFile(a).evictFromPageCache();
+          resident += st.areaFile(a).residentBytes();
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "--cold: cannot evict the database's files: " + e.getMessage(), e);
+    }
+    System.out.printf(
+        Locale.ROOT, "accounting: page cache dropped; %,d bytes of the areas resident%n", resident);
   }
 
   static Report run(Options o, AccountingPass.Listener listener) throws Exception {
@@ -166,13 +233,24 @@ public final class AccountingBench {
             "accounting-cancel");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      try (Database db = openOrBuild(o.work(), data, o.resume(), o.threads(), load)) {
+      try (Database db =
+          openOrBuild(o.work(), data, o.resume(), o.threads(), load, databaseOptions(o))) {
+        System.out.println(
+            "accounting: read-ahead "
+                + db.stats().readAhead().describe()
+                + (o.cold() ? ", cold phases" : ""));
         if (!load.rows().isEmpty()) {
           out.write(load);
         }
         AccountingPass pass =
             new AccountingPass(
-                db, data, o.readers(), o.checkpoint(), o.warmup(), pool, printing(listener));
+                db,
+                data,
+                o.readers(),
+                o.checkpoint(),
+                o.warmup(),
+                pool,
+                printing(listener, o.cold() ? () -> evict(db) : () -> {}));
         running.set(pass);
         PassState unfinished = AccountingPass.unfinished(db);
         if (unfinished != null && !o.resume()) {
@@ -222,6 +300,8 @@ public final class AccountingBench {
             .parameter("checkpoint_lookups", o.checkpoint())
             .parameter("warmup_millis_per_phase", o.warmup())
             .parameter("work", o.work().toString())
+            .parameter("cold", o.cold())
+            .parameter("advice", o.advice())
             .note("lookup: bitfiles_pk.get(uuid) through the public Index API, heap row included")
             .note(
                 "objects read with objects_pk range scans of "
@@ -266,11 +346,16 @@ public final class AccountingBench {
 
   /** Opens the work directory's database if it holds {@code data}, else builds it. */
   static Database openOrBuild(
-      Path work, AccountingData data, boolean resume, int threads, Results load)
+      Path work,
+      AccountingData data,
+      boolean resume,
+      int threads,
+      Results load,
+      Database.DatabaseOptions options)
       throws IOException {
     Path db = work.resolve("db");
     if (Files.isDirectory(db)) {
-      Database d = Database.open(db);
+      Database d = Database.open(db, options);
       byte[] have = d.resumePoint(DATA_KEY);
       if (have != null && new String(have, StandardCharsets.UTF_8).equals(data.identity())) {
         System.out.println("accounting: reusing the data set in " + db);
@@ -285,7 +370,7 @@ public final class AccountingBench {
     prepare(work);
     Path sort = work.resolve("sort");
     Files.createDirectories(sort);
-    Database d = Database.create(db);
+    Database d = Database.create(db, options);
     try {
       d.execute(AccountingData.DDL, "accounting schema");
       RebuildOptions rebuild = RebuildOptions.defaults(SrtFile.ofDirectory(sort));
@@ -373,8 +458,15 @@ public final class AccountingBench {
     Files.writeString(work.resolve(MARKER), "work directory of idxkit bench accounting\n");
   }
 
-  private static AccountingPass.Listener printing(AccountingPass.Listener inner) {
+  private static AccountingPass.Listener printing(
+      AccountingPass.Listener inner, Runnable beforePhase) {
     return new AccountingPass.Listener() {
+      @Override
+      public void beforePhase(PassState s) {
+        beforePhase.run();
+        inner.beforePhase(s);
+      }
+
       @Override
       public void checkpoint(PassState s) {
         // One line per checkpoint: the position a kill from here on resumes at.

@@ -66,6 +66,9 @@ final class AccountingPass {
     default void checkpoint(PassState state) {}
 
     default void phaseDone(Measurement m) {}
+
+    /** Before a phase's readers start and its clock runs (the cold run evicts the cache here). */
+    default void beforePhase(PassState state) {}
   }
 
   enum Outcome {
@@ -240,6 +243,7 @@ final class AccountingPass {
     BlockingQueue<Block> q = new LinkedBlockingQueue<>();
     Index objects = db.index("objects_pk");
     Index bitfiles = db.index("bitfiles_pk");
+    listener.beforePhase(s);
     long baseNanos = s.nanos;
     long t0 = System.nanoTime();
     for (int i = 0; i < r; i++) {

@@ -16,8 +16,9 @@ import java.util.TreeSet;
 
 /**
  * The {@code io} experiment: read bandwidth by chunk size, sequential and random, through a memory
- * mapping, {@code FileChannel} and {@code O_DIRECT}, on a cold page cache; and, on the same file in
- * the same run, {@code dd} as the yardstick for sequential reads.
+ * mapping, the store's own read path ({@code store}: {@code PageFile}, its mapping and its advice
+ * to the kernel), {@code FileChannel} and {@code O_DIRECT}, on a cold page cache; and, on the same
+ * file in the same run, {@code dd} as the yardstick for sequential reads.
  *
  * <p>Steps:
  *
@@ -61,14 +62,15 @@ public final class IoBench {
     return ExperimentArgs.command(
             "io",
             "Sequential vs random reads by chunk size (1 KiB to 8 MiB, plus a 1-128 KiB sweep)\n"
-                + "through mmap, FileChannel and O_DIRECT on a cold page cache, and dd on the same\n"
-                + "file. Writes io.csv/json, io-vs-dd.csv/json, io.png and io-fine.png.")
+                + "through mmap, the store's read path, FileChannel and O_DIRECT on a cold page\n"
+                + "cache, and dd on the same file; bytes the device read per read (/proc/self/io).\n"
+                + "Writes io.csv/json, io-vs-dd.csv/json, io.png and io-fine.png.")
         .positional("FILE-SIZE", "1g", "size of the file read (k, m, g suffixes)")
         .option("--dir", "DIR", System.getProperty("java.io.tmpdir"), "where the file is written")
         .option("--millis", "MS", "500", "reading time per point")
         .option("--min-chunk", "BYTES", "1k", "smallest chunk")
         .option("--max-chunk", "BYTES", "8m", "largest chunk")
-        .option("--methods", "LIST", "mmap,channel,o_direct", "readers to measure")
+        .option("--methods", "LIST", "mmap,store,channel,o_direct", "readers to measure")
         .option("--rounds", "N", "2", "whole-file rounds against dd")
         .option("--seed", "N", "", "seed of the random offsets (default: drawn and printed)");
   }
@@ -99,7 +101,8 @@ public final class IoBench {
                 "seconds",
                 "mib_per_s",
                 "reads_per_s",
-                "resident_before_bytes")
+                "resident_before_bytes",
+                "device_bytes_per_read")
             .parameter("file_bytes", fileSize)
             .parameter("millis_per_point", millis)
             .parameter("seed", seed)
@@ -134,13 +137,14 @@ public final class IoBench {
       SplittableRandom random = new SplittableRandom(seed);
       System.out.printf(
           Locale.ROOT,
-          "%-9s %-10s %10s %10s %10s %12s%n",
+          "%-9s %-10s %10s %10s %10s %12s %14s%n",
           "method",
           "pattern",
           "chunk",
           "MiB/s",
           "reads/s",
-          "resident");
+          "resident",
+          "device B/read");
       TreeSet<String> skipped = new TreeSet<>();
       for (int chunk : chunks) {
         for (Method m : methods) {
@@ -174,6 +178,10 @@ public final class IoBench {
     String goal = goal(vsDd);
     vsDd.note(goal);
     System.out.println("io: " + goal);
+    for (String line : storeGoal(points)) {
+      points.note(line);
+      System.out.println("io: " + line);
+    }
     out.write(points);
     out.write(vsDd);
     out.chart(chart(points, vsDd, methods, 0, Integer.MAX_VALUE, true), "io");
@@ -194,6 +202,44 @@ public final class IoBench {
     return any ? sb.toString() : "goal mmap sequential >= 0.90 x dd: not measured (no rounds)";
   }
 
+  /**
+   * The read path's goal, per chunk size measured with both: random reads through the store at
+   * least 0.8x pread's ({@code channel}) reads/s, and at most 4x the chunk read from the device per
+   * read.
+   */
+  static List<String> storeGoal(Results points) {
+    List<String> out = new ArrayList<>();
+    for (List<Object> store : points.rows()) {
+      if (!store.get(0).equals(Method.STORE.label) || !store.get(1).equals("random")) {
+        continue;
+      }
+      for (List<Object> channel : points.rows()) {
+        if (channel.get(0).equals(Method.CHANNEL.label)
+            && channel.get(1).equals("random")
+            && channel.get(2).equals(store.get(2))) {
+          double ratio =
+              ((Number) store.get(7)).doubleValue() / ((Number) channel.get(7)).doubleValue();
+          long chunk = ((Number) store.get(2)).longValue();
+          long device = ((Number) store.get(9)).longValue();
+          out.add(
+              String.format(
+                  Locale.ROOT,
+                  "goal store random >= 0.80 x channel reads/s, chunk %s: %.2f (%.0f vs %.0f"
+                      + " reads/s); device bytes per read %s (goal <= 4 x chunk: %s)",
+                  human(chunk),
+                  ratio,
+                  ((Number) store.get(7)).doubleValue(),
+                  ((Number) channel.get(7)).doubleValue(),
+                  device < 0 ? "unknown" : Long.toString(device),
+                  device < 0
+                      ? "unknown"
+                      : String.format(Locale.ROOT, "%.2f x", device / (double) chunk)));
+        }
+      }
+    }
+    return out;
+  }
+
   static List<Method> methods(String list) {
     List<Method> out = new ArrayList<>();
     for (String s : list.split(",")) {
@@ -205,7 +251,9 @@ public final class IoBench {
       }
       if (found == null) {
         throw new InvalidInputException(
-            "--methods : " + list + " (expected: mmap, channel, o_direct)");
+            "--methods : "
+                + list
+                + " (expected: mmap, store, store_pread, store_fault, channel, o_direct)");
       }
       out.add(found);
     }
@@ -222,6 +270,11 @@ public final class IoBench {
       try (IoReader r = IoReader.open(m, file, maxChunk)) {
         r.read(0, Math.max(r.alignment(), 4096));
         out.add(m);
+        if (r instanceof IoReader.StoreRead s && s.adviceProblem() != null) {
+          String why = "store: read-ahead not controlled here (" + s.adviceProblem() + ")";
+          System.out.println("io: " + why);
+          points.note(why);
+        }
       } catch (IOException | UnsupportedOperationException e) {
         String why = m.label + " cannot read " + file + " here (" + e + "); left out";
         System.out.println("io: " + why);
@@ -268,8 +321,9 @@ public final class IoBench {
         return false; // O_DIRECT reads whole blocks only
       }
       boolean sequential = pattern.equals("sequential");
-      long align = Math.max(reader.alignment(), Math.min(chunk, 4096));
+      long align = reader.offsetAlignment(chunk);
       long slots = (reader.fileSize - chunk) / align + 1;
+      long deviceBefore = DeviceReads.bytes();
       long deadline = System.nanoTime() + millis * 1_000_000L;
       long reads = 0;
       long t0 = System.nanoTime();
@@ -287,6 +341,9 @@ public final class IoBench {
         reads++;
       } while (System.nanoTime() < deadline);
       double seconds = (System.nanoTime() - t0) / 1e9;
+      long deviceAfter = DeviceReads.bytes();
+      long deviceBytesPerRead =
+          deviceBefore < 0 || deviceAfter < 0 ? -1 : (deviceAfter - deviceBefore) / reads;
       long bytes = reads * chunk;
       double mib = bytes / 1048576.0 / seconds;
       points.row(
@@ -298,16 +355,18 @@ public final class IoBench {
           round(seconds, 4),
           round(mib, 2),
           round(reads / seconds, 1),
-          resident);
+          resident,
+          deviceBytesPerRead);
       System.out.printf(
           Locale.ROOT,
-          "%-9s %-10s %10s %10.1f %10.0f %12s%n",
+          "%-9s %-10s %10s %10.1f %10.0f %12s %14s%n",
           m.label,
           pattern,
           human(chunk),
           mib,
           reads / seconds,
-          resident < 0 ? "?" : human(resident));
+          resident < 0 ? "?" : human(resident),
+          deviceBytesPerRead < 0 ? "?" : Long.toString(deviceBytesPerRead));
       return true;
     }
   }

@@ -1,6 +1,8 @@
 package dev.idxkit.jmh.experiments;
 
 import com.sun.nio.file.ExtendedOpenOption;
+import dev.idxkit.core.internal.io.PageFile;
+import dev.idxkit.core.spi.Page;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -15,12 +17,13 @@ import net.openhft.chronicle.core.io.ReferenceOwner;
 
 /**
  * One way of reading a chunk of the {@code io} experiment's file: through a memory mapping, through
- * {@code FileChannel.read} into a direct buffer, or through {@code FileChannel.read} with {@code
- * O_DIRECT} into an aligned buffer. Each reader copies the chunk into memory it owns (as a caller
- * that wants the bytes would) and checks it is the right data: the file holds its own offsets
- * ({@link #fill}), so the word at the chunk's start and at every 4 KiB boundary in it must equal
- * its offset. A reader that returned the wrong bytes fails the experiment instead of reporting a
- * fast figure.
+ * the store's own read path ({@link PageFile}: its mapping and the advice it gives the kernel),
+ * through {@code FileChannel.read} into a direct buffer, or through {@code FileChannel.read} with
+ * {@code O_DIRECT} into an aligned buffer. Each reader copies the chunk into memory it owns (as a
+ * caller that wants the bytes would) and checks it is the right data: the file holds its own
+ * offsets ({@link #fill}), so the word at the chunk's start and at every 4 KiB boundary in it must
+ * equal its offset. A reader that returned the wrong bytes fails the experiment instead of
+ * reporting a fast figure.
  *
  * <p>Memory: one buffer of the largest chunk (8 MiB by default), allocated once per reader; the
  * mapping reader maps the file in 64 MiB chunks with an overlap as large as the largest read, so a
@@ -34,6 +37,9 @@ abstract class IoReader implements AutoCloseable {
   /** A method of reading, as named in the results. */
   enum Method {
     MMAP("mmap"),
+    STORE("store"),
+    STORE_PREAD("store_pread"),
+    STORE_FAULT("store_fault"),
     CHANNEL("channel"),
     DIRECT("o_direct");
 
@@ -55,6 +61,9 @@ abstract class IoReader implements AutoCloseable {
   static IoReader open(Method m, Path file, int maxChunk) throws IOException {
     return switch (m) {
       case MMAP -> new Mapped(file, maxChunk);
+      case STORE -> new StoreRead(file, maxChunk, StoreRead.Cold.WILL_NEED);
+      case STORE_PREAD -> new StoreRead(file, maxChunk, StoreRead.Cold.PREAD);
+      case STORE_FAULT -> new StoreRead(file, maxChunk, StoreRead.Cold.FAULT);
       case CHANNEL -> new Channel(file, maxChunk, false);
       case DIRECT -> new Channel(file, maxChunk, true);
     };
@@ -65,6 +74,14 @@ abstract class IoReader implements AutoCloseable {
    * block size), 1 for none.
    */
   abstract int alignment();
+
+  /**
+   * What random offsets for chunks of {@code chunk} bytes are aligned to: 4 KiB (the chunk below
+   * that), or more where the method needs it.
+   */
+  long offsetAlignment(int chunk) {
+    return Math.max(alignment(), Math.min(chunk, 4096));
+  }
 
   /** Reads {@code length} bytes at {@code offset} and checks them; throws if they are wrong. */
   abstract void read(long offset, int length) throws IOException;
@@ -181,6 +198,111 @@ abstract class IoReader implements AutoCloseable {
       mapped.releaseLast();
       // Chronicle unmaps on a background thread; wait for it, or the pages stay mapped and the
       // next eviction leaves them in memory (seen: 340 MB resident before the next point).
+      BackgroundResourceReleaser.releasePendingResources();
+    }
+  }
+
+  /**
+   * Reads through the store's read path: {@link PageFile} with the database's default 8 KiB pages,
+   * so the mapping, its chunking and the advice it gives the kernel are the store's own. A read
+   * that does not continue the previous one is a lookup: each page it covers goes through {@link
+   * PageFile#viewWhole}, what the store does on a page's first read since open (the store then
+   * checks the checksum; this file holds offsets, not pages, so nothing is checked but the
+   * offsets). A read that continues the previous one is a scan: pages through {@link
+   * PageFile#view}, with a window hinted ahead through {@link PageFile#willNeed} as the store's
+   * scans do ({@code ScanReadAhead}).
+   */
+  static final class StoreRead extends IoReader {
+    /**
+     * How a lookup's page is brought in: what the store does ({@link PageFile#viewWhole}: {@code
+     * madvise(WILLNEED)} over the page), and the two alternatives it was measured against: one
+     * {@code pread} of the page before the mapped view, and plain faults (one per 4 KiB OS page,
+     * since the mapping is advised random).
+     */
+    enum Cold {
+      PREAD,
+      WILL_NEED,
+      FAULT
+    }
+
+    static final int PAGE = 8192;
+    static final long WINDOW = dev.idxkit.core.spi.ScanReadAhead.WINDOW_BYTES / PAGE;
+
+    private final PageFile pages;
+    private final Cold cold;
+    private final FileChannel preads;
+    private final ByteBuffer pageBuffer = ByteBuffer.allocateDirect(PAGE);
+    private final byte[] scratch;
+    private long hintedTo = -1;
+    private long lastEnd; // where the previous read ended: the next one in order starts there
+
+    StoreRead(Path file, int maxChunk, Cold cold) throws IOException {
+      super(file);
+      this.cold = cold;
+      this.pages = PageFile.open(file, PAGE, false, true);
+      this.preads = cold == Cold.PREAD ? FileChannel.open(file, StandardOpenOption.READ) : null;
+      this.scratch = new byte[maxChunk];
+    }
+
+    @Override
+    int alignment() {
+      return 1;
+    }
+
+    /** The store reads whole pages at page boundaries: chunks from 8 KiB start on one. */
+    @Override
+    long offsetAlignment(int chunk) {
+      return Math.max(Math.min(chunk, 4096), Math.min(Integer.highestOneBit(chunk), PAGE));
+    }
+
+    @Override
+    void read(long offset, int length) throws IOException {
+      long first = offset / PAGE;
+      boolean scan = offset == lastEnd;
+      if (scan) {
+        long end = (offset + length + PAGE - 1) / PAGE;
+        if (end + WINDOW / 2 > hintedTo) {
+          long from = Math.max(first, hintedTo);
+          pages.willNeed(from, end + WINDOW - from);
+          hintedTo = end + WINDOW;
+        }
+      }
+      lastEnd = offset + length;
+      int done = 0;
+      for (long p = first; done < length; p++) {
+        Page page;
+        if (scan || cold == Cold.FAULT) {
+          page = pages.view(p);
+        } else if (cold == Cold.PREAD) {
+          pageBuffer.clear();
+          preads.read(pageBuffer, p * PAGE);
+          page = pages.view(p);
+        } else {
+          page = pages.viewWhole(p);
+        }
+        int in = (int) (offset + done - p * PAGE);
+        int n = Math.min(PAGE - in, length - done);
+        page.getBytes(in, scratch, done, n);
+        done += n;
+      }
+      checkChunk(offset, length, ByteBuffer.wrap(scratch, 0, length).order(ByteOrder.BIG_ENDIAN));
+    }
+
+    /** Why the store could not advise the kernel about this file, or null. */
+    String adviceProblem() {
+      return pages.adviceProblem();
+    }
+
+    @Override
+    public void close() {
+      pages.close();
+      if (preads != null) {
+        try {
+          preads.close();
+        } catch (IOException e) {
+          // a read-only channel has nothing to lose on close
+        }
+      }
       BackgroundResourceReleaser.releasePendingResources();
     }
   }

@@ -55,7 +55,8 @@ class AccountingPassTest {
         DATA,
         false,
         2,
-        Results.of("load", "table", "rows", "seconds", "rows_per_s", "index_build_seconds"));
+        Results.of("load", "table", "rows", "seconds", "rows_per_s", "index_build_seconds"),
+        Database.DatabaseOptions.defaults());
   }
 
   @Test

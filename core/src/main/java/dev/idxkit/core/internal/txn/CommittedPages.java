@@ -61,6 +61,12 @@ final class CommittedPages implements PageAccess {
     return store.readCommitted(area, pageNo);
   }
 
+  /** Scans hint their pages ahead: the area file asks the kernel to start reading them. */
+  @Override
+  public void willRead(long firstPage, long pages) {
+    store.areaFile(area).willNeed(firstPage, pages);
+  }
+
   @Override
   public Page write(long pageNo) {
     throw new UnsupportedOperationException("read-only view of " + name());
