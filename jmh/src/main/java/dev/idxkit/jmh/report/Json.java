@@ -3,6 +3,7 @@ package dev.idxkit.jmh.report;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.math.BigDecimal;
@@ -18,6 +19,13 @@ import java.util.Map;
  * told to write plain. Nothing in idxkit parses JSON from here.
  */
 final class Json {
+  /** Pretty, with {@code "key": value} as the result files have always been written. */
+  private static final DefaultPrettyPrinter PRINTER =
+      new DefaultPrettyPrinter()
+          .withSeparators(
+              Separators.createDefaultInstance()
+                  .withObjectFieldValueSpacing(Separators.Spacing.AFTER));
+
   private static final ObjectMapper MAPPER =
       new ObjectMapper()
           .enable(SerializationFeature.INDENT_OUTPUT)
@@ -27,7 +35,7 @@ final class Json {
 
   static String write(Object value) {
     try {
-      return MAPPER.writer(new DefaultPrettyPrinter()).writeValueAsString(plain(value)) + "\n";
+      return MAPPER.writer(PRINTER).writeValueAsString(plain(value)) + "\n";
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("cannot write the results as JSON: " + e.getMessage(), e);
     }
