@@ -110,4 +110,14 @@ public record DatabaseStats(
   public AreaStats area(String name) {
     return areas.stream().filter(a -> a.name().equals(name)).findFirst().orElse(null);
   }
+
+  /** The table named {@code name}, or null. */
+  public TableStats table(String name) {
+    return tables.stream().filter(t -> t.name().equals(name)).findFirst().orElse(null);
+  }
+
+  /** The index named {@code name}, or null. */
+  public IndexStats index(String name) {
+    return indexes.stream().filter(i -> i.name().equals(name)).findFirst().orElse(null);
+  }
 }

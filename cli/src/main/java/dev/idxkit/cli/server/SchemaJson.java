@@ -66,13 +66,12 @@ final class SchemaJson {
   }
 
   static ObjectNode tables(Database db) {
-    DatabaseStats st = db.stats();
     ObjectNode o = Json.object();
     ArrayNode a = o.putArray("tables");
     for (TableInfo t : db.catalog().tables()) {
       ObjectNode n = a.addObject();
       n.put("name", t.name());
-      n.put("rows", rows(st, t));
+      n.put("rows", db.table(t.name()).rowCount());
       n.put("columns", t.def().columns().size());
       ArrayNode ix = n.putArray("indexes");
       t.indexes().forEach(i -> ix.add(i.name()));
@@ -86,7 +85,7 @@ final class SchemaJson {
     ObjectNode o = Json.object();
     o.put("name", t.name());
     o.put("area", schema.area(t.area()).name());
-    o.put("rows", rows(st, t));
+    o.put("rows", st.table(t.name()).rows());
     ArrayNode cols = o.putArray("columns");
     for (ColumnDef c : t.def().columns()) {
       ObjectNode n = cols.addObject();
@@ -100,7 +99,7 @@ final class SchemaJson {
       n.put("name", ix.name());
       n.put("unique", ix.unique());
       n.put("area", schema.area(ix.area()).name());
-      n.put("state", state(st, ix.name()));
+      n.put("state", st.index(ix.name()).state().word());
       ArrayNode kc = n.putArray("columns");
       for (int i = 0; i < ix.columns().length; i++) {
         ObjectNode c = kc.addObject();
@@ -109,21 +108,5 @@ final class SchemaJson {
       }
     }
     return o;
-  }
-
-  private static long rows(DatabaseStats st, TableInfo t) {
-    return st.tables().stream()
-        .filter(x -> x.name().equals(t.name()))
-        .findFirst()
-        .orElseThrow()
-        .rows();
-  }
-
-  static String state(DatabaseStats st, String index) {
-    return st.indexes().stream()
-        .filter(x -> x.name().equals(index))
-        .findFirst()
-        .map(x -> x.state().word())
-        .orElse(DatabaseStats.State.NONE.word());
   }
 }
