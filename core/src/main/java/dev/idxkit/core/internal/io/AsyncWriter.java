@@ -90,8 +90,24 @@ public final class AsyncWriter implements AutoCloseable {
     notifyAll();
   }
 
+  /** Told of each write that completed: which file, at which page, how many bytes. */
+  @FunctionalInterface
+  public interface Written {
+    Written NONE = (file, pageNo, bytes) -> {};
+
+    void written(PageFile file, long pageNo, int bytes);
+  }
+
   /** Writes {@code buf} (flipped: position 0 to limit) at {@code pageNo} of {@code file}. */
   public void submit(PageFile file, long pageNo, ByteBuffer buf) {
+    submit(file, pageNo, buf, Written.NONE);
+  }
+
+  /**
+   * As {@link #submit(PageFile, long, ByteBuffer)}, then tells {@code done} on the I/O thread once
+   * the write succeeded (not after a failure).
+   */
+  public void submit(PageFile file, long pageNo, ByteBuffer buf, Written done) {
     synchronized (this) {
       throwIfFailed();
       inFlight++;
@@ -102,6 +118,7 @@ public final class AsyncWriter implements AutoCloseable {
           Throwable err = null;
           try {
             file.write(pageNo, buf);
+            done.written(file, pageNo, bytes);
           } catch (Throwable t) {
             err = t;
           }

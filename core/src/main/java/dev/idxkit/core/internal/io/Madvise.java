@@ -12,8 +12,9 @@ import jnr.ffi.annotations.SaveError;
 import jnr.ffi.types.size_t;
 
 /**
- * {@code madvise(2)} and {@code mincore(2)} from the C library, called through jnr-ffi (Java 17 has
- * no supported way to call them; the FFM API is final only from Java 22).
+ * {@code madvise(2)}, {@code mincore(2)} and {@code sync_file_range(2)} from the C library, called
+ * through jnr-ffi (Java 17 has no supported way to call them; the FFM API is final only from Java
+ * 22).
  *
  * <p>Why: reads go through memory mappings, and with no advice the kernel answers every page fault
  * on a cold mapping by reading around it as far as the device's read-ahead allows ({@code
@@ -47,6 +48,9 @@ public final class Madvise {
     int posix_fadvise(int fd, long offset, long len, int advice);
 
     int close(int fd);
+
+    @SaveError
+    int sync_file_range(int fd, long offset, long nbytes, int flags);
   }
 
   // <sys/mman.h>: MADV_NORMAL 0, MADV_RANDOM 1, MADV_SEQUENTIAL 2, MADV_WILLNEED 3.
@@ -56,6 +60,10 @@ public final class Madvise {
   private static final int MADV_DONTNEED = 4;
   // <fcntl.h> on Linux: O_RDONLY 0, POSIX_FADV_DONTNEED 4.
   private static final int POSIX_FADV_DONTNEED = 4;
+  // <fcntl.h> on Linux: SYNC_FILE_RANGE_WRITE 2 (start writeback of dirty pages, do not wait).
+  private static final int SYNC_FILE_RANGE_WRITE = 2;
+  private static final boolean LINUX =
+      System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
 
   private static final LibC LIBC;
   private static final Runtime RUNTIME;
@@ -145,6 +153,44 @@ public final class Madvise {
     } finally {
       LIBC.close(fd);
     }
+  }
+
+  /**
+   * Opens {@code file} read-only for {@link #startWriteback}: writeback is per file, so any
+   * descriptor of it will do, and this one is ours to close (the JDK does not expose a channel's).
+   *
+   * @throws IOException when it cannot be opened, or the call is not available here
+   *     (sync_file_range is Linux's)
+   */
+  public static int openForWriteback(Path file) throws IOException {
+    if (LIBC == null || !LINUX) {
+      throw new IOException(
+          LIBC == null
+              ? UNAVAILABLE
+              : "sync_file_range is not available on " + System.getProperty("os.name"));
+    }
+    int fd = LIBC.open(file.toString(), 0);
+    if (fd < 0) {
+      throw new IOException("open " + file + ": " + LIBC.strerror(RUNTIME.getLastError()));
+    }
+    return fd;
+  }
+
+  /**
+   * {@code sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE)}: starts writing the dirty
+   * pages of the range to the device and returns without waiting, so a writer that calls it as it
+   * goes keeps the device busy while it copies the next pages (PostgreSQL's {@code
+   * checkpoint_flush_after}). Durability still comes from the fsync that follows.
+   */
+  public static void startWriteback(int fd, long offset, long length) throws IOException {
+    if (LIBC.sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE) != 0) {
+      throw new IOException("sync_file_range refused: " + LIBC.strerror(RUNTIME.getLastError()));
+    }
+  }
+
+  /** Closes a descriptor from {@link #openForWriteback}. */
+  public static void closeFd(int fd) {
+    LIBC.close(fd);
   }
 
   /**

@@ -1,12 +1,20 @@
 package dev.idxkit.core.internal.txn;
 
 /**
- * What the last checkpoint did and how long each part took (nanoseconds): the log fsync, copying
- * pages home with their area fsyncs (the flush), and the meta write plus log reset.
+ * What the last checkpoint did and how long each part took (nanoseconds): the log fsync, the flush
+ * (writing pages home, {@code writeNanos} of it, then the area fsyncs), and the meta write plus log
+ * reset. {@code writeBehindProblem} says why the flush ran without write-behind, null when it had
+ * it.
  */
 public record CheckpointStats(
-    long pages, long bytes, long walSyncNanos, long flushNanos, long metaNanos) {
-  public static final CheckpointStats NONE = new CheckpointStats(0, 0, 0, 0, 0);
+    long pages,
+    long bytes,
+    long walSyncNanos,
+    long writeNanos,
+    long flushNanos,
+    long metaNanos,
+    String writeBehindProblem) {
+  public static final CheckpointStats NONE = new CheckpointStats(0, 0, 0, 0, 0, 0, null);
 
   /** Flush bandwidth in MiB/s. */
   public double flushMibPerSecond() {
