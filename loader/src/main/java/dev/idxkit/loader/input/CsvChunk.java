@@ -24,6 +24,9 @@ import java.util.List;
  * {@code k} of the index is fastcsv's {@code k}-th record of its segment (empty lines included,
  * they are just not delivered), which is how each row gets its line number and resume offset; with
  * {@code -ea} the line numbers fastcsv counts are checked against the scanner's.
+ *
+ * <p>The bulk loader takes the other way, {@link #parseEncoded}: record by record straight from the
+ * bytes into heap records ({@link CsvDirectParser}), with the same rows, rejects and numbering.
  */
 final class CsvChunk extends TextChunk {
   private final CsvRecordIndex records;
