@@ -184,9 +184,10 @@ class IndexRebuildTest {
     try (Database db = fill(tmp.resolve("db"), seed, 6000)) {
       Map<String, List<byte[]>> before = entries(db);
       assertSameEntries(before, model(db));
-      RebuildReport report =
-          new IndexRebuild(db, options(temp, threads, memory, fanIn), "test", RebuildListener.NONE)
-              .run();
+      IndexRebuild rebuild =
+          new IndexRebuild(db, options(temp, threads, memory, fanIn), "test", RebuildListener.NONE);
+      RebuildPlan plan = rebuild.plan();
+      RebuildReport report = rebuild.run();
       Map<String, List<byte[]>> after = entries(db);
       assertSameEntries(after, before);
       assertThat(db.check().problems()).as(Seeds.reproduce(seed, getClass())).isEmpty();
@@ -199,8 +200,14 @@ class IndexRebuildTest {
       if (memory < (1 << 20)) {
         assertThat(report.runs()).as("tiny memory spills runs").isGreaterThan(fanIn);
         assertThat(report.mergePasses()).as("more runs than fan-in").isGreaterThan(0);
+        assertThat(plan.groups()).as("the plan expected runs").anyMatch(g -> !g.fitsInMemory());
+        assertThat(plan.estimatedTempBytes()).as("the plan expected temp space").isPositive();
       } else {
         assertThat(report.runs()).as("everything fits in memory").isZero();
+        assertThat(plan.groups())
+            .as("the plan expected it")
+            .allMatch(RebuildPlan.Group::fitsInMemory);
+        assertThat(plan.estimatedTempBytes()).isZero();
       }
       assertNoTempFiles(temp);
       // The rebuilt trees serve reads and writes like any other.

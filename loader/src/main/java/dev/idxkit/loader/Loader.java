@@ -10,7 +10,10 @@ import dev.idxkit.core.Transaction;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.core.spi.RecordLayout;
 import dev.idxkit.core.spi.TableState;
+import dev.idxkit.loader.input.Batch;
+import dev.idxkit.loader.input.EncodedRows;
 import dev.idxkit.loader.input.RowSource;
 import dev.idxkit.loader.internal.BulkSink;
 import dev.idxkit.loader.internal.CpuClock;
@@ -397,11 +400,25 @@ public final class Loader {
 
   private ParseAhead.Prepare<RecordBatch> prepare(TableInfo table) {
     if (!options.indexMode().bulk()) {
-      return (batch, parseNanos, clock) -> new ValueBatch(batch, parseNanos);
+      return (chunk, clock) -> {
+        long t0 = clock.now();
+        Batch batch = chunk.parse();
+        return new ValueBatch(batch, clock.now() - t0);
+      };
     }
     KeyLengthGuard guard = new KeyLengthGuard(table, Engine.of(db).pageSize());
-    return (batch, parseNanos, clock) ->
-        EncodedBatch.encode(batch, table.layout(), guard, parseNanos, clock);
+    RecordLayout layout = table.layout();
+    return (chunk, clock) -> {
+      long t0 = clock.now();
+      // Straight from the input's bytes to records when the chunk can (CSV) and no key needs a
+      // length check (the guard checks values): no Java object per value.
+      EncodedRows direct = guard.nothingToCheck() ? chunk.parseEncoded(layout) : null;
+      if (direct != null) {
+        return new EncodedBatch(direct, clock.now() - t0, 0);
+      }
+      Batch batch = chunk.parse();
+      return EncodedBatch.encode(batch, layout, guard, clock.now() - t0, clock);
+    };
   }
 
   private void undoAlone(TableInfo table, ResumeState prior) {

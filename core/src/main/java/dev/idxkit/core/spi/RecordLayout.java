@@ -176,7 +176,15 @@ public final class RecordLayout {
     }
   }
 
-  private static void writeFixed(ColumnType t, int col, Object v, int at, GrowableBytes out) {
+  /**
+   * A writer of records of this layout from primitives and byte slices, for bulk paths that parse
+   * input straight into records (see {@link RecordWriter}); one per thread.
+   */
+  public RecordWriter writer() {
+    return new RecordWriter(this);
+  }
+
+  static void writeFixed(ColumnType t, int col, Object v, int at, GrowableBytes out) {
     switch (t.kind()) {
       case BIGINT -> out.putLong(at, (Long) v);
       case INT -> out.putInt(at, (Integer) v);

@@ -53,14 +53,16 @@ public final class LoadBench {
   /** What {@code --help} prints. */
   static final String HELP =
       "usage: idxkit bench load [--tpch-sf 0.1] [--threads CPUS] [--memory 2g]"
-          + " [--peers postgres,duckdb,sqlite,h2|none] [--warmup 1] [--probes 200] [--check true]"
-          + " [--out bench-results/load] [--work DIR] [--seed N] [--verbose]\n"
+          + " [--peers postgres,duckdb,sqlite,h2|none] [--warmup 1] [--rounds 1] [--probes 200]"
+          + " [--check true] [--out bench-results/load] [--work DIR] [--seed N] [--verbose]\n"
           + "Loads TPC-H lineitem with its six indexes from the generator and from CSV, and the"
-          + " same CSV into SQLite and H2 in the same run; CSV, JSON and PNG.";
+          + " same CSV into SQLite and H2 in the same run; CSV, JSON and PNG. --rounds N loads the"
+          + " CSV N times back to back, each into a new database, and prints the min/median/max"
+          + " rows/s and the spread (the median round is compared with the peers).";
 
   static final String USAGE =
-      "--tpch-sf, --threads, --memory, --peers, --warmup, --probes, --check, --out, --work,"
-          + " --seed";
+      "--tpch-sf, --threads, --memory, --peers, --warmup, --rounds, --probes, --check, --out,"
+          + " --work, --seed";
 
   /** The experiment's parameters; {@link #parse} documents the defaults. */
   record Config(
@@ -69,6 +71,7 @@ public final class LoadBench {
       long memory,
       List<String> peers,
       int warmup,
+      int rounds,
       int probes,
       boolean check,
       Path out,
@@ -82,7 +85,7 @@ public final class LoadBench {
      * The same run with only {@code ran} as peers: the summary leaves out peers that could not run.
      */
     Config withPeers(List<String> ran) {
-      return new Config(sf, threads, memory, ran, warmup, probes, check, out, work, seed);
+      return new Config(sf, threads, memory, ran, warmup, rounds, probes, check, out, work, seed);
     }
 
     static Config parse(String... args) {
@@ -94,6 +97,7 @@ public final class LoadBench {
               a.bytes("memory", 2L << 30, 1L << 20),
               IdxbuildBench.parsePeers(a),
               a.intValue("warmup", 1, 0, 20),
+              a.intValue("rounds", 1, 1, 50),
               a.intValue("probes", 200, 0, 1_000_000),
               a.bool("check", true),
               a.path("out", Path.of("bench-results", NAME)),
@@ -120,6 +124,7 @@ public final class LoadBench {
     sheet.parameter("memoryBytes", c.memory());
     sheet.parameter("peers", c.peers());
     sheet.parameter("warmupLoads", c.warmup());
+    sheet.parameter("rounds", c.rounds());
     sheet.parameter("seed", c.seed());
     out.printf(
         Locale.ROOT,
@@ -177,9 +182,27 @@ public final class LoadBench {
                 r.timings().totalNanos() / 1e9);
           }
         }
+        // Rounds back to back, each into a new database: all but the last are deleted at once;
+        // the median round is the one compared with the peers.
+        List<LoadReport> rounds = new ArrayList<>();
+        for (int round = 1; round < c.rounds(); round++) {
+          try (BenchDir scratch = BenchDir.create(dir.path(), "round");
+              Database db = Lineitem.create(scratch.resolve("idxkit"))) {
+            LoadReport r = Lineitem.loadCsv(db, csv, IndexMode.DEFERRED, build);
+            rounds.add(r);
+            printRound(out, round, r, machine.sampleLoad());
+          }
+        }
         try (Database fromCsv = Lineitem.create(dir.resolve("idxkit-csv"))) {
-          LoadReport r = Lineitem.loadCsv(fromCsv, csv, IndexMode.DEFERRED, build);
-          record(sheet, "idxkit", "csv", r, out, machine.sampleLoad());
+          LoadReport last = Lineitem.loadCsv(fromCsv, csv, IndexMode.DEFERRED, build);
+          rounds.add(last);
+          double lastLoad = machine.sampleLoad();
+          if (c.rounds() > 1) {
+            printRound(out, c.rounds(), last, lastLoad);
+          }
+          LoadReport r = median(rounds);
+          record(sheet, "idxkit", "csv", r, out, lastLoad);
+          spread(sheet, rounds, out);
           try {
             for (String name : c.peers()) {
               SqlPeer p = SqlPeer.of(name, dir.resolve(name), c.memory(), Math.min(8, c.threads()));
@@ -234,6 +257,58 @@ public final class LoadBench {
     summarize(done, sheet);
     sheet.finish(c.out(), panels(done, sheet), out);
     return sheet;
+  }
+
+  private static void printRound(PrintStream out, int round, LoadReport r, double load) {
+    out.printf(
+        Locale.ROOT,
+        "  round %d: CSV load %.2f s, %,.0f rows/s, CPU %.2f s (load average %.2f)%n",
+        round,
+        r.loadSeconds(),
+        r.rowsPerSecond(),
+        r.timings().processCpuNanos() / 1e9,
+        load);
+  }
+
+  /** The round of median load rows/s (the lower middle one for an even count). */
+  static LoadReport median(List<LoadReport> rounds) {
+    List<LoadReport> sorted = new ArrayList<>(rounds);
+    sorted.sort(java.util.Comparator.comparingDouble(LoadReport::rowsPerSecond));
+    return sorted.get((sorted.size() - 1) / 2);
+  }
+
+  /** Min/median/max rows/s and CPU of the rounds, and the goal on their spread. */
+  private static void spread(ResultSheet s, List<LoadReport> rounds, PrintStream out) {
+    if (rounds.size() < 2) {
+      return;
+    }
+    double[] rate = rounds.stream().mapToDouble(LoadReport::rowsPerSecond).sorted().toArray();
+    double[] cpu =
+        rounds.stream().mapToDouble(r -> r.timings().processCpuNanos() / 1e9).sorted().toArray();
+    double min = rate[0];
+    double med = rate[(rate.length - 1) / 2];
+    double max = rate[rate.length - 1];
+    s.add("idxkit", "csv", "rows/s min", min, "rows/s (load, slowest round)");
+    s.add("idxkit", "csv", "rows/s max", max, "rows/s (load, fastest round)");
+    String text =
+        String.format(
+            Locale.ROOT,
+            "%d rounds: rows/s min %,.0f / median %,.0f / max %,.0f (max/min %.2f);"
+                + " CPU s min %.2f / median %.2f / max %.2f",
+            rate.length,
+            min,
+            med,
+            max,
+            max / min,
+            cpu[0],
+            cpu[(cpu.length - 1) / 2],
+            cpu[cpu.length - 1]);
+    out.println("  " + text);
+    s.note(text);
+    s.goal(
+        "back-to-back CSV loads within 15% of each other (max/min rows/s <= 1.15)",
+        String.format(Locale.ROOT, "%d rounds, max/min = %.2f", rate.length, max / min),
+        max / min <= 1.15);
   }
 
   private static void record(

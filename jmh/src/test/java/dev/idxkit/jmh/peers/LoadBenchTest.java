@@ -29,6 +29,8 @@ class LoadBenchTest {
             "16m",
             "--warmup",
             "1",
+            "--rounds",
+            "2",
             "--probes",
             "25",
             "--peers",
@@ -56,7 +58,11 @@ class LoadBenchTest {
     }
     assertThat(s.value("idxkit", "csv", "MB/s")).isPositive();
     assertThat(s.value("idxkit", "generator", "MB/s")).as("no bytes for the generator").isNaN();
-    assertThat(s.goals()).hasSize(4);
+    assertThat(s.goals()).as("the four goals and the rounds' spread").hasSize(5);
+    assertThat(s.value("idxkit", "csv", "rows/s min"))
+        .isPositive()
+        .isLessThanOrEqualTo(s.value("idxkit", "csv", "rows/s max"));
+    assertThat(text).contains("2 rounds: rows/s min").contains("round 1: CSV load");
     assertThat(text).contains("warm-up CSV load");
     assertThat(text).contains("cross-check: 150 index lookups agree across 5 stores");
     assertThat(text).contains("idxkit check: both databases clean");

@@ -1,5 +1,7 @@
 package dev.idxkit.loader.input;
 
+import dev.idxkit.core.spi.RecordLayout;
+
 /**
  * A piece of input that parses on its own: its bytes (or generator part) and everything needed to
  * number its records exactly are fixed when {@link RowSource#nextChunk()} cuts it, so chunks parse
@@ -18,4 +20,14 @@ public interface Chunk {
    * same source (and after the source is closed).
    */
   Batch parse();
+
+  /**
+   * Parses the chunk straight into heap records of {@code layout}, without a Java object per value,
+   * or returns null if this chunk has no such path (or meets input only {@link #parse()} judges):
+   * the caller then parses and encodes. Rows, rejects, lines and resume points are the same as
+   * {@link #parse()} followed by {@link RecordLayout#encode} gives. Call once, like parse.
+   */
+  default EncodedRows parseEncoded(RecordLayout layout) {
+    return null;
+  }
 }

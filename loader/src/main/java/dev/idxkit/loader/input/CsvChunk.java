@@ -5,6 +5,8 @@ import de.siegmar.fastcsv.reader.CsvReader;
 import de.siegmar.fastcsv.reader.FieldMismatchStrategy;
 import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.schema.ColumnDef;
+import dev.idxkit.core.spi.GrowableBytes;
+import dev.idxkit.core.spi.RecordLayout;
 import dev.idxkit.loader.input.CsvRecordIndex.Problem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +24,9 @@ import java.util.List;
  * {@code k} of the index is fastcsv's {@code k}-th record of its segment (empty lines included,
  * they are just not delivered), which is how each row gets its line number and resume offset; with
  * {@code -ea} the line numbers fastcsv counts are checked against the scanner's.
+ *
+ * <p>The bulk loader takes the other way, {@link #parseEncoded}: record by record straight from the
+ * bytes into heap records ({@link CsvDirectParser}), with the same rows, rejects and numbering.
  */
 final class CsvChunk extends TextChunk {
   private final CsvRecordIndex records;
@@ -79,6 +84,57 @@ final class CsvChunk extends TextChunk {
     return batch(out, end());
   }
 
+  /**
+   * The bulk loader's path: each well-formed record straight from the chunk's bytes into a heap
+   * record ({@link CsvDirectParser}), the malformed ones rejected as {@link #parse()} rejects them.
+   * Null, for {@link #parse()} to do it all, if a record's structure is one only fastcsv judges.
+   */
+  @Override
+  public EncodedRows parseEncoded(RecordLayout recordLayout) {
+    CsvDirectParser p = CsvDirectParser.create(layout, recordLayout);
+    if (p == null) {
+      return null;
+    }
+    int n = records.count();
+    EncodedRows.Builder out = new EncodedRows.Builder(n, n == 0 ? 64 : records.end(n - 1) + n * 16);
+    List<Problem> problems = records.problems();
+    int nextProblem = 0;
+    for (int k = 0; k < n; k++) {
+      if (nextProblem < problems.size() && problems.get(nextProblem).record() == k) {
+        out.addReject(malformed(problems.get(nextProblem++)));
+        continue;
+      }
+      int from = records.start(k);
+      int to = contentEnd(k);
+      if (from == to) {
+        continue; // an empty line is no row (fastcsv's rule on the other path)
+      }
+      if (!p.split(data, from, to)) {
+        return null;
+      }
+      String countProblem = fieldCountProblem(p.fields(), p.lastFieldEmpty());
+      if (countProblem != null) {
+        out.addReject(reject(k, null, recordText(k), countProblem));
+        continue;
+      }
+      long line = startLine + records.line(k);
+      long resumeOffset = startOffset + records.end(k);
+      long resumeLine = startLine + records.lineAfter(k);
+      try {
+        if (!p.encode(data)) {
+          out.addReject(reject(k, p.errorColumn(), p.errorValue(), p.errorReason()));
+          continue;
+        }
+      } catch (IdxkitException e) {
+        out.addReject(new RejectedRow(line, null, null, e.getMessage(), resumeOffset, resumeLine));
+        continue;
+      }
+      GrowableBytes r = p.record();
+      out.addRow(r.array(), 0, r.length(), line, resumeOffset, resumeLine);
+    }
+    return out.build();
+  }
+
   /** Parses records {@code [from, to)} (all well-formed) into {@code out}. */
   private void parseSegment(
       CsvReader.CsvReaderBuilder builder,
@@ -112,19 +168,9 @@ final class CsvChunk extends TextChunk {
   }
 
   private InputRecord toRecord(CsvRowHandler h, int k) {
-    int expected = layout.fieldCount();
-    int found = h.fields();
-    boolean countOk =
-        found == expected
-            || (layout.options().trailingDelimiter()
-                && found == expected + 1
-                && h.lastFieldEmpty());
-    if (!countOk) {
-      String reason = "expected " + expected + " fields, found " + found;
-      if (layout.options().trailingDelimiter()) {
-        reason = "expected " + expected + " fields (and a trailing delimiter), found " + found;
-      }
-      return reject(k, null, recordText(k), reason);
+    String countProblem = fieldCountProblem(h.fields(), h.lastFieldEmpty());
+    if (countProblem != null) {
+      return reject(k, null, recordText(k), countProblem);
     }
     if (h.errorReason() != null) {
       return reject(k, h.errorColumn(), h.errorValue(), h.errorReason());
@@ -134,6 +180,21 @@ final class CsvChunk extends TextChunk {
         startLine + records.line(k),
         startOffset + records.end(k),
         startLine + records.lineAfter(k));
+  }
+
+  /** Null if a record of {@code found} fields has the right count, else the reject's reason. */
+  private String fieldCountProblem(int found, boolean lastFieldEmpty) {
+    int expected = layout.fieldCount();
+    boolean countOk =
+        found == expected
+            || (layout.options().trailingDelimiter() && found == expected + 1 && lastFieldEmpty);
+    if (countOk) {
+      return null;
+    }
+    if (layout.options().trailingDelimiter()) {
+      return "expected " + expected + " fields (and a trailing delimiter), found " + found;
+    }
+    return "expected " + expected + " fields, found " + found;
   }
 
   private RejectedRow malformed(Problem p) {

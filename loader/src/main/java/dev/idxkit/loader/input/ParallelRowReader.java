@@ -22,7 +22,7 @@ public final class ParallelRowReader implements AutoCloseable {
   private final ParseAhead<Batch> ahead;
 
   public ParallelRowReader(RowSource source, ExecutorService executor, int maxInFlight) {
-    this.ahead = new ParseAhead<>(source, executor, maxInFlight, (batch, cpuNanos, clock) -> batch);
+    this.ahead = new ParseAhead<>(source, executor, maxInFlight, (chunk, clock) -> chunk.parse());
   }
 
   /**

@@ -4,49 +4,26 @@ import dev.idxkit.core.IdxkitException;
 import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.RecordLayout;
 import dev.idxkit.loader.input.Batch;
+import dev.idxkit.loader.input.EncodedRows;
 import dev.idxkit.loader.input.InputRecord;
 import dev.idxkit.loader.input.InputRow;
 import dev.idxkit.loader.input.RejectedRow;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * A parsed chunk with its rows already encoded as heap records, for the bulk modes: the parse
- * thread encodes, so the loading thread only copies bytes into pages.
- *
- * <p>Layout: the records of the rows back to back in {@code data}; record {@code i} is {@code
- * data[end[i-1], end[i])} ({@code end[-1]} = 0), empty for a reject. Resume points in two parallel
- * arrays; rejects in a sparse array, null where the record is a row. The parsed values are dropped
- * once encoded, so they die young on the parse thread.
+ * thread encodes, so the loading thread only copies bytes into pages. The records come either
+ * straight from the input's bytes ({@link dev.idxkit.loader.input.Chunk#parseEncoded}, no Java
+ * object per value) or from parsed values ({@link #encode}), whose values then die young on the
+ * parse thread.
  */
 public final class EncodedBatch implements RecordBatch {
-  private final int count;
-  private final byte[] data;
-  private final int[] end;
-  private final long[] line;
-  private final long[] resumeOffset;
-  private final long[] resumeLine;
-  private final RejectedRow[] rejects;
+  private final EncodedRows rows;
   private final long parseCpuNanos;
   private final long encodeCpuNanos;
 
-  private EncodedBatch(
-      int count,
-      byte[] data,
-      int[] end,
-      long[] line,
-      long[] resumeOffset,
-      long[] resumeLine,
-      RejectedRow[] rejects,
-      long parseCpuNanos,
-      long encodeCpuNanos) {
-    this.count = count;
-    this.data = data;
-    this.end = end;
-    this.line = line;
-    this.resumeOffset = resumeOffset;
-    this.resumeLine = resumeLine;
-    this.rejects = rejects;
+  public EncodedBatch(EncodedRows rows, long parseCpuNanos, long encodeCpuNanos) {
+    this.rows = rows;
     this.parseCpuNanos = parseCpuNanos;
     this.encodeCpuNanos = encodeCpuNanos;
   }
@@ -60,54 +37,30 @@ public final class EncodedBatch implements RecordBatch {
     long t0 = clock.now();
     List<InputRecord> records = batch.records();
     int n = records.size();
-    int[] end = new int[n];
-    long[] line = new long[n];
-    long[] resumeOffset = new long[n];
-    long[] resumeLine = new long[n];
-    RejectedRow[] rejects = null;
-    byte[] data = new byte[Math.max(64, n * (layout.minLength() + 48))];
-    int length = 0;
+    EncodedRows.Builder out = new EncodedRows.Builder(n, n * (layout.minLength() + 48));
     GrowableBytes scratch = new GrowableBytes(layout.minLength() + 256);
     KeyLengthGuard.Checker checker = guard.nothingToCheck() ? null : guard.checker();
     for (int i = 0; i < n; i++) {
       InputRecord r = records.get(i);
-      RejectedRow reject = null;
       if (r instanceof InputRow row) {
-        line[i] = row.line();
-        resumeOffset[i] = row.resumeOffset();
-        resumeLine[i] = row.resumeLine();
         String tooLong = checker == null ? null : checker.check(row.values());
         if (tooLong != null) {
-          reject = reject(row, tooLong);
-        } else {
-          try {
-            layout.encode(row.values(), scratch);
-            int len = scratch.length();
-            if (length + len > data.length) {
-              data = Arrays.copyOf(data, Math.max(data.length * 2, length + len));
-            }
-            System.arraycopy(scratch.array(), 0, data, length, len);
-            length += len;
-          } catch (IdxkitException e) {
-            reject = reject(row, e.getMessage());
-          }
+          out.addReject(reject(row, tooLong));
+          continue;
         }
+        try {
+          layout.encode(row.values(), scratch);
+        } catch (IdxkitException e) {
+          out.addReject(reject(row, e.getMessage()));
+          continue;
+        }
+        out.addRow(
+            scratch.array(), 0, scratch.length(), row.line(), row.resumeOffset(), row.resumeLine());
       } else {
-        reject = (RejectedRow) r;
-        line[i] = reject.line();
-        resumeOffset[i] = reject.resumeOffset();
-        resumeLine[i] = reject.resumeLine();
+        out.addReject((RejectedRow) r);
       }
-      if (reject != null) {
-        if (rejects == null) {
-          rejects = new RejectedRow[n];
-        }
-        rejects[i] = reject;
-      }
-      end[i] = length;
     }
-    return new EncodedBatch(
-        n, data, end, line, resumeOffset, resumeLine, rejects, parseCpuNanos, clock.now() - t0);
+    return new EncodedBatch(out.build(), parseCpuNanos, clock.now() - t0);
   }
 
   private static RejectedRow reject(InputRow row, String reason) {
@@ -116,42 +69,42 @@ public final class EncodedBatch implements RecordBatch {
 
   @Override
   public int count() {
-    return count;
+    return rows.count();
   }
 
   @Override
   public RejectedRow reject(int i) {
-    return rejects == null ? null : rejects[i];
+    return rows.reject(i);
   }
 
   /** The encoded records of every row, back to back. */
   public byte[] data() {
-    return data;
+    return rows.data();
   }
 
   /** Where record {@code i} starts in {@link #data()}. */
   public int start(int i) {
-    return i == 0 ? 0 : end[i - 1];
+    return rows.start(i);
   }
 
   /** Where record {@code i} ends in {@link #data()}. */
   public int end(int i) {
-    return end[i];
+    return rows.end(i);
   }
 
   @Override
   public long line(int i) {
-    return line[i];
+    return rows.line(i);
   }
 
   @Override
   public long resumeOffset(int i) {
-    return resumeOffset[i];
+    return rows.resumeOffset(i);
   }
 
   @Override
   public long resumeLine(int i) {
-    return resumeLine[i];
+    return rows.resumeLine(i);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.idxkit.loader.internal;
 
 import dev.idxkit.core.IdxkitException;
-import dev.idxkit.loader.input.Batch;
 import dev.idxkit.loader.input.Chunk;
 import dev.idxkit.loader.input.RowSource;
 import java.util.ArrayDeque;
@@ -24,10 +23,13 @@ import java.util.concurrent.Future;
  * batches. The executor is the caller's.
  */
 public final class ParseAhead<T> implements AutoCloseable {
-  /** What a parse task does with its batch, on the parse thread. */
+  /**
+   * What a parse task does with its chunk, on the parse thread: parses it ({@link Chunk#parse()} or
+   * {@link Chunk#parseEncoded}) and prepares the result; {@code clock} measures the thread's CPU.
+   */
   @FunctionalInterface
   public interface Prepare<T> {
-    T apply(Batch batch, long parseCpuNanos, CpuClock clock);
+    T apply(Chunk chunk, CpuClock clock);
   }
 
   private final RowSource source;
@@ -95,10 +97,7 @@ public final class ParseAhead<T> implements AutoCloseable {
   }
 
   private T run(Chunk chunk) {
-    CpuClock clock = new CpuClock();
-    long t0 = clock.now();
-    Batch batch = chunk.parse();
-    return prepare.apply(batch, clock.now() - t0, clock);
+    return prepare.apply(chunk, new CpuClock());
   }
 
   /** Wall time the calling thread spent cutting chunks. */
