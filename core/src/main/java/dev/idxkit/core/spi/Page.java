@@ -2,6 +2,7 @@ package dev.idxkit.core.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 import net.openhft.chronicle.bytes.BytesStore;
@@ -24,6 +25,12 @@ import net.openhft.chronicle.bytes.BytesStore;
  *
  * <p>A view is only valid while the caller holds what keeps its memory alive: the database's read
  * lock for committed pages, the transaction for private copies.
+ *
+ * <p>Change tracking ({@link #trackChanges}, for a transaction's private copies): every write
+ * through this view marks the {@value #CHANGE_BLOCK}-byte blocks it touched in a bitmap (8 KiB: 128
+ * blocks, two longs), so that a commit diffs only those blocks against the page's previous image
+ * instead of the whole page. Writes that bypass the view (through {@link #store()}) are not seen: a
+ * tracked page must only be written through its methods.
  */
 public final class Page {
   private static final VarHandle BIG_ENDIAN_LONG =
@@ -45,9 +52,16 @@ public final class Page {
   private static final ThreadLocal<byte[]> SCRATCH_CRC =
       ThreadLocal.withInitial(() -> new byte[MAX_SIZE]);
 
+  /** Bytes per block of {@link #trackChanges change tracking}. */
+  public static final int CHANGE_BLOCK = 64;
+
+  private static final int CHANGE_SHIFT = 6;
+
   private final BytesStore<?, ?> store;
   private final long base;
   private final int size;
+  // One bit per CHANGE_BLOCK bytes written since forgetChanges(); null when not tracked.
+  private long[] changed;
 
   public Page(BytesStore<?, ?> store, long base, int size) {
     this.store = store;
@@ -72,6 +86,58 @@ public final class Page {
 
   public int size() {
     return size;
+  }
+
+  /** Starts tracking which blocks are written (see the class comment); returns this page. */
+  public Page trackChanges() {
+    changed = new long[((size >>> CHANGE_SHIFT) + 63) >>> 6];
+    return this;
+  }
+
+  public boolean tracksChanges() {
+    return changed != null;
+  }
+
+  /** Marks every block clean: the page now equals the image it will be diffed against. */
+  public void forgetChanges() {
+    java.util.Arrays.fill(changed, 0L);
+  }
+
+  /**
+   * The first block at or after {@code block} written since {@link #forgetChanges}, or -1; a
+   * block's bytes are {@code [block * CHANGE_BLOCK, (block + 1) * CHANGE_BLOCK)}.
+   */
+  public int nextChangedBlock(int block) {
+    int blocks = size >>> CHANGE_SHIFT;
+    if (block >= blocks) {
+      return -1;
+    }
+    int i = block >>> 6;
+    long w = changed[i] & (-1L << (block & 63));
+    while (w == 0) {
+      if (++i == changed.length) {
+        return -1;
+      }
+      w = changed[i];
+    }
+    int b = (i << 6) + Long.numberOfTrailingZeros(w);
+    return b < blocks ? b : -1;
+  }
+
+  private void changed(int off, int len) {
+    long[] c = changed;
+    if (c == null || len <= 0) {
+      return;
+    }
+    int first = off >>> CHANGE_SHIFT;
+    int last = (off + len - 1) >>> CHANGE_SHIFT;
+    if (first == last) {
+      c[first >>> 6] |= 1L << first;
+      return;
+    }
+    for (int b = first; b <= last; b++) {
+      c[b >>> 6] |= 1L << b;
+    }
   }
 
   public BytesStore<?, ?> store() {
@@ -133,9 +199,17 @@ public final class Page {
 
   /** CRC32C of bytes [4, size) as stored now. */
   public int computeChecksum() {
+    CRC32C crc = new CRC32C();
+    if (store.underlyingObject() instanceof ByteBuffer b && b.isDirect()) {
+      // Straight from the direct buffer (the usual case: a transaction's copy being sealed): the
+      // intrinsic reads the memory in place, no copy into a scratch array first.
+      ByteBuffer d = b.duplicate();
+      d.limit(Math.toIntExact(base + size)).position(Math.toIntExact(base + 4));
+      crc.update(d);
+      return (int) crc.getValue();
+    }
     byte[] scratch = SCRATCH_CRC.get();
     store.read(base + 4, scratch, 0, size - 4);
-    CRC32C crc = new CRC32C();
     crc.update(scratch, 0, size - 4);
     return (int) crc.getValue();
   }
@@ -153,6 +227,7 @@ public final class Page {
   }
 
   public void putU8(int off, int v) {
+    changed(off, 1);
     store.writeUnsignedByte(base + off, v);
   }
 
@@ -161,6 +236,7 @@ public final class Page {
   }
 
   public void putU16(int off, int v) {
+    changed(off, 2);
     store.writeUnsignedShort(base + off, v);
   }
 
@@ -169,6 +245,7 @@ public final class Page {
   }
 
   public void putInt(int off, int v) {
+    changed(off, 4);
     store.writeInt(base + off, v);
   }
 
@@ -177,11 +254,18 @@ public final class Page {
   }
 
   public void putLong(int off, long v) {
+    changed(off, 8);
     store.writeLong(base + off, v);
   }
 
   public void getBytes(int off, byte[] dst, int dstOff, int len) {
     store.read(base + off, dst, dstOff, len);
+  }
+
+  /** Copies {@code len} bytes from {@code src} (any memory) to {@code off} in this page. */
+  public void putBytes(int off, BytesStore<?, ?> src, long srcOff, int len) {
+    changed(off, len);
+    store.write(base + off, src, srcOff, len);
   }
 
   public byte[] getBytes(int off, int len) {
@@ -191,6 +275,7 @@ public final class Page {
   }
 
   public void putBytes(int off, byte[] src, int srcOff, int len) {
+    changed(off, len);
     store.write(base + off, src, srcOff, len);
   }
 
@@ -199,20 +284,24 @@ public final class Page {
     if (len == 0 || from == to) {
       return;
     }
+    changed(to, len);
     store.move(base + from, base + to, len);
   }
 
   /** Copies {@code len} bytes from another page (or another place in this one, not overlapping). */
   public void copyFrom(Page src, int srcOff, int dstOff, int len) {
+    changed(dstOff, len);
     store.write(base + dstOff, src.store, src.base + srcOff, len);
   }
 
   /** Copies the whole of {@code src} over this page. */
   public void copyFrom(Page src) {
+    changed(0, size);
     store.write(base, src.store, src.base, size);
   }
 
   public void zero(int off, int len) {
+    changed(off, len);
     store.zeroOut(base + off, base + off + len);
   }
 

@@ -248,7 +248,7 @@ public final class Node {
     int n = count(p);
     int off = heapStart(p) - len;
     assert isLeaf(p) && off >= HEADER_SIZE + (n + 1) * SLOT_SIZE;
-    p.store().write(p.base() + off, src, srcOff, len);
+    p.putBytes(off, src, srcOff, len);
     finishAppend(p, n, off, len);
   }
 

@@ -11,6 +11,6 @@ public final class PageBuffer {
 
   public PageBuffer(int pageSize) {
     this.buffer = ByteBuffer.allocateDirect(pageSize);
-    this.page = new Page(BytesStore.wrap(buffer), 0, pageSize);
+    this.page = new Page(BytesStore.wrap(buffer), 0, pageSize).trackChanges();
   }
 }

@@ -109,16 +109,17 @@ public final class PageIndex {
 
   /**
    * Recovery: applies the redo record at {@code pos} in {@code record} of the transaction {@code
-   * lsn}. A full image is installed as the page's image; a delta changes the image held, which must
-   * be the one it was computed against. Throws {@link IllegalArgumentException} naming the page
-   * when the record does not apply (a delta with no image before it in the log, or another base).
+   * lsn} ({@code sealed}: a format 2 record, whose images carry valid checksums). A full image is
+   * installed as the page's image; a delta changes the image held, which must be the one it was
+   * computed against. Throws {@link IllegalArgumentException} naming the page when the record does
+   * not apply (a delta with no image before it in the log, or another base).
    */
-  public void applyRedo(ByteBuffer record, int pos, long lsn) {
+  public void applyRedo(ByteBuffer record, int pos, long lsn, boolean sealed) {
     RedoRecord.Header h = RedoRecord.readHeader(record, pos, pool.pageSize());
     if (h.full()) {
       PageBuffer b = pool.acquire();
       try {
-        RedoRecord.apply(record, pos, b.page, lsn, scratch);
+        RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed);
       } catch (RuntimeException e) {
         pool.release(b);
         throw e;
@@ -135,7 +136,16 @@ public final class PageIndex {
               + h.pageNo()
               + " with no image of the page before it in the log (expected: a full image first)");
     }
-    RedoRecord.apply(record, pos, b.page, lsn, scratch);
+    RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed);
+  }
+
+  /**
+   * Computes the checksum of every image held (they are stamped with their lsn at commit but not
+   * checksummed, {@link RedoRecord}): called before a checkpoint writes them home. Changes only the
+   * checksum field, which no reader of an image in memory looks at.
+   */
+  public void sealAll() {
+    images.forEachValue(b -> b.page.seal(b.page.lsn()));
   }
 
   /** The keys of every page held, in (area, page) order. */

@@ -108,9 +108,9 @@ public final class Recovery {
               }
 
               @Override
-              public void redo(ByteBuffer record, int pos, long lsn) {
+              public void redo(ByteBuffer record, int pos, long lsn, boolean sealed) {
                 try {
-                  index.applyRedo(record, pos, lsn);
+                  index.applyRedo(record, pos, lsn, sealed);
                 } catch (IllegalArgumentException e) {
                   throw new CorruptDatabaseException(
                       wal.path(), "transaction " + lsn + ": " + e.getMessage());

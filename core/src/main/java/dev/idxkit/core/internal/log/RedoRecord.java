@@ -18,7 +18,14 @@ import java.util.zip.CRC32C;
  * page; but recovery never needs the home copy of a page the log mentions, since the log starts
  * that page with a full image. A delta that would be as large as the image is written FULL.
  *
- * <p>Layout (little-endian), {@link #FORMAT_VERSION log format 2}:
+ * <p>Checksums (log format 3): the images a record carries are stamped with their transaction's lsn
+ * but their page checksum is not computed; the log frame's own CRC32C protects the record, and the
+ * page checksum is computed once, when the checkpoint writes the page home ({@code CommitPath}).
+ * Format 2 sealed every image at every commit, a CRC32C of the whole page per page changed per
+ * commit, the largest cost of a commit after the diff; its records are still read (their checksums
+ * checked), never written.
+ *
+ * <p>Layout (little-endian), {@link #FORMAT_VERSION log format 3} (format 2 the same):
  *
  * <pre>
  *  0      1      2         4              8                16               24
@@ -29,7 +36,7 @@ import java.util.zip.CRC32C;
  *  ranges      DELTA: how many ranges follow (u16); FULL: 0
  *  body bytes  bytes after this 24-byte header (u32)
  *  base lsn    DELTA: the lsn of the image the ranges apply to; FULL: 0
- *  body FULL:  the sealed page image, pageSize bytes
+ *  body FULL:  the page image (lsn stamped; checksum only in format 2), pageSize bytes
  *  body DELTA: ranges x
  *              +-------------+-------------+---------------------+
  *              | offset / 8  | length / 8  | length new bytes    |
@@ -38,8 +45,8 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * Ranges come from {@link PageDiff}: word-aligned, ascending, disjoint. They always include the
- * page header's checksum and lsn words, so a delta applied in full leaves the page sealed with the
- * transaction's lsn and a valid checksum, which {@link #apply} checks.
+ * page header's lsn word, so a delta applied in full leaves the page stamped with the transaction's
+ * lsn, which {@link #apply} checks (and, for a format 2 record, the page's checksum).
  *
  * <p>Replay is idempotent by page lsn: a DELTA applies to a page holding exactly its base lsn, is
  * skipped by a page that already holds its lsn or a newer one, and is refused otherwise (a missing
@@ -50,8 +57,14 @@ import java.util.zip.CRC32C;
  * record.
  */
 public final class RedoRecord {
-  /** The log format that carries redo records; format 1 logged every change as a page image. */
-  public static final int FORMAT_VERSION = 2;
+  /**
+   * The log format that carries redo records of unsealed images; format 2 carried sealed ones,
+   * format 1 a page image per change.
+   */
+  public static final int FORMAT_VERSION = 3;
+
+  /** Redo records of sealed images (checksum computed at every commit). Read, never written. */
+  public static final int FORMAT_VERSION_SEALED = 2;
 
   public static final int HEADER_SIZE = 24;
   public static final byte KIND_FULL = 1;
@@ -92,8 +105,8 @@ public final class RedoRecord {
   }
 
   /**
-   * Writes a FULL record of {@code image} (sealed) at {@code out}'s position and advances it;
-   * returns the record's size.
+   * Writes a FULL record of {@code image} (stamped with its lsn) at {@code out}'s position and
+   * advances it; returns the record's size.
    */
   public static int writeFull(Page image, ByteBuffer out, byte[] scratch) {
     int size = image.size();
@@ -107,7 +120,7 @@ public final class RedoRecord {
 
   /**
    * Writes the change from {@code before} (the page's previous committed image) to {@code after}
-   * (its new image, sealed with a newer lsn) at {@code out}'s position and advances it: a DELTA of
+   * (its new image, stamped with a newer lsn) at {@code out}'s position and advances it: a DELTA of
    * the ranges {@code diff} finds, or a FULL record when the delta would not be smaller. Returns
    * the record's size.
    */
@@ -197,17 +210,18 @@ public final class RedoRecord {
    * {@code page}, an image of the page it names. A FULL record replaces whatever the page held. A
    * DELTA record applies when the page holds its base lsn, and is skipped ({@link
    * Outcome#ALREADY_THERE}) when it holds {@code lsn} or newer; any other page lsn, a range outside
-   * the page, or a result that is not a sealed image of {@code lsn} throws {@link
-   * IllegalArgumentException} and leaves the page as it was (ranges are checked before any byte is
-   * written; the result is checked after).
+   * the page, or a result that is not an image of {@code lsn} (with {@code sealed}, a format 2
+   * record: with a valid checksum) throws {@link IllegalArgumentException} and leaves the page as
+   * it was (ranges are checked before any byte is written; the result is checked after).
    */
-  public static Outcome apply(ByteBuffer in, int pos, Page page, long lsn, byte[] scratch) {
+  public static Outcome apply(
+      ByteBuffer in, int pos, Page page, long lsn, byte[] scratch, boolean sealed) {
     int pageSize = page.size();
     Header h = readHeader(in, pos, pageSize);
     int body = pos + HEADER_SIZE;
     if (h.full()) {
       in.get(body, scratch, 0, pageSize);
-      checkSealed(scratch, pageSize, h, lsn, pos);
+      checkImage(scratch, pageSize, h, lsn, pos, sealed);
       page.putBytes(0, scratch, 0, pageSize);
       return Outcome.APPLIED;
     }
@@ -265,13 +279,17 @@ public final class RedoRecord {
       p += RANGE_HEADER + len;
     }
     // Applied to the scratch copy first, so that a refused result leaves the page untouched.
-    checkSealed(scratch, pageSize, h, lsn, pos);
+    checkImage(scratch, pageSize, h, lsn, pos, sealed);
     page.putBytes(0, scratch, 0, pageSize);
     return Outcome.APPLIED;
   }
 
-  /** The image in {@code img} must be the page the header names, sealed with {@code lsn}. */
-  private static void checkSealed(byte[] img, int pageSize, Header h, long lsn, int pos) {
+  /**
+   * The image in {@code img} must be the page the header names, stamped with {@code lsn}; with
+   * {@code sealed} (format 2), its checksum must be valid too.
+   */
+  private static void checkImage(
+      byte[] img, int pageSize, Header h, long lsn, int pos, boolean sealed) {
     long pageNo = littleEndianLong(img, 8);
     int area = img[6] & 0xFF;
     long imgLsn = littleEndianLong(img, 16);
@@ -280,6 +298,9 @@ public final class RedoRecord {
           pos,
           "an image of area " + area + " page " + pageNo + " lsn " + imgLsn,
           "area " + h.area() + " page " + h.pageNo() + " lsn " + lsn);
+    }
+    if (!sealed) {
+      return;
     }
     int stored = littleEndianInt(img, 0);
     CRC32C crc = new CRC32C();

@@ -174,11 +174,11 @@ public final class Wal implements AutoCloseable {
   }
 
   /**
-   * Appends one transaction: a REDO frame per page ({@code pages}, already sealed with {@code lsn}
-   * and checksums), each a delta against the same-index entry of {@code bases} (the page's previous
-   * committed image) or its full image where that entry is null, then a commit frame carrying
-   * {@code edits}. Single writer: the caller holds the database's writer lock. Returns the log
-   * offset after the commit frame, for {@link #sync(long)}.
+   * Appends one transaction: a REDO frame per page ({@code pages}, already stamped with {@code
+   * lsn}; their checksums are computed at the checkpoint), each a delta against the same-index
+   * entry of {@code bases} (the page's previous committed image) or its full image where that entry
+   * is null, then a commit frame carrying {@code edits}. Single writer: the caller holds the
+   * database's writer lock. Returns the log offset after the commit frame, for {@link #sync(long)}.
    */
   public long append(long lsn, List<Page> pages, List<Page> bases, byte[] edits) {
     if (version != WalFormat.FORMAT_VERSION) {

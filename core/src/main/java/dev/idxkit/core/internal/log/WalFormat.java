@@ -13,19 +13,19 @@ import net.openhft.chronicle.bytes.BytesStore;
  * images) starts here.
  *
  * <p>A log file is a header, then transactions. A transaction is a REDO frame per page it changed
- * (format 2: a {@link RedoRecord}, the page's full image on its first change after a checkpoint and
- * the changed byte ranges after that), then one COMMIT frame carrying its meta edits ({@code
- * MetaEdits}); all frames of a transaction carry its LSN. Format 1 logged a PAGE frame (the whole
- * image) per page instead: such a log, left by an older version, is still read (its images
- * replayed) and the recovery checkpoint that follows starts a format 2 log; a header of any other
- * version is refused, naming both. Every frame carries the salt of its log, written in the header
- * by the last reset: frames left over from an older log (a reset truncates, but a crash can leave
- * stale bytes, and a damaged header is read with the salt the meta recorded) are recognised by
- * their salt.
+ * (format 3: a {@link RedoRecord}, the page's full image on its first change after a checkpoint and
+ * the changed byte ranges after that; format 2 the same with every image checksummed at commit),
+ * then one COMMIT frame carrying its meta edits ({@code MetaEdits}); all frames of a transaction
+ * carry its LSN. Format 1 logged a PAGE frame (the whole image) per page instead: such a log, left
+ * by an older version, is still read (its images replayed) and the recovery checkpoint that follows
+ * starts a format 3 log, as it does after a format 2 log; a header of any other version is refused,
+ * naming both. Every frame carries the salt of its log, written in the header by the last reset:
+ * frames left over from an older log (a reset truncates, but a crash can leave stale bytes, and a
+ * damaged header is read with the salt the meta recorded) are recognised by their salt.
  *
  * <pre>
  * header (32 bytes, little-endian):
- *    0 u64 MAGIC "IDXKWAL1"   8 u32 format version (2; 1 read)   12 u32 pageSize
+ *    0 u64 MAGIC "IDXKWAL1"   8 u32 format version (3; 2, 1 read)   12 u32 pageSize
  *   16 u64 salt (never 0)
  *   24 u32 reserved          28 u32 crc32c of [0, 28)
  *
@@ -48,6 +48,9 @@ import net.openhft.chronicle.bytes.BytesStore;
 public final class WalFormat {
   public static final long MAGIC = 0x314C41574B584449L; // "IDXKWAL1" little-endian
   public static final int FORMAT_VERSION = RedoRecord.FORMAT_VERSION;
+
+  /** Redo records of sealed images ({@link RedoRecord}). Read, never written. */
+  public static final int FORMAT_VERSION_SEALED = RedoRecord.FORMAT_VERSION_SEALED;
 
   /** The format before redo records: page images only. Read, never written. */
   public static final int FORMAT_VERSION_IMAGES = 1;
@@ -94,7 +97,9 @@ public final class WalFormat {
       return 0;
     }
     int version = h.getInt(8);
-    if (version != FORMAT_VERSION && version != FORMAT_VERSION_IMAGES) {
+    if (version != FORMAT_VERSION
+        && version != FORMAT_VERSION_SEALED
+        && version != FORMAT_VERSION_IMAGES) {
       throw new UnsupportedLogFormatException(path, version);
     }
     return h.getLong(16);
@@ -114,7 +119,7 @@ public final class WalFormat {
   }
 
   /**
-   * Writes a REDO frame for {@code p} (sealed with {@code lsn}) at {@code b}'s position and moves
+   * Writes a REDO frame for {@code p} (stamped with {@code lsn}) at {@code b}'s position and moves
    * past it: a delta against {@code base}, the page's previous committed image, or the full image
    * when {@code base} is null (the page's first change since the last checkpoint). Returns the
    * record's size.

@@ -19,14 +19,16 @@ import java.util.List;
  * writer (one at a time) is held by every caller, so nothing here is called concurrently; readers
  * see the results through {@link CommittedState}.
  *
- * <p>A commit ({@link #commit}): the next LSN; each changed page sealed with it (LSN and CRC32C);
- * one log append ({@link Wal#append}) of a redo record per page, a delta against the page's
- * previous committed image in the page index or, for a page's first change since the checkpoint,
- * its full image; the pages installed as the newest committed images and the meta made current,
- * atomically for readers. Still holding the writer, the transaction then checkpoints if the log has
- * passed {@code checkpointBytes} or the dirty pages in the index {@code dirtyPageBytes} ({@link
- * #maybeCheckpoint}); after releasing it, it waits for durability ({@link #afterCommit}), which is
- * what lets one fsync serve every committer queued behind it (group commit).
+ * <p>A commit ({@link #commit}): the next LSN; each changed page stamped with it (its checksum is
+ * left for the checkpoint: the log frames have their own, {@link
+ * dev.idxkit.core.internal.log.RedoRecord}); one log append ({@link Wal#append}) of a redo record
+ * per page, a delta against the page's previous committed image in the page index or, for a page's
+ * first change since the checkpoint, its full image; the pages installed as the newest committed
+ * images and the meta made current, atomically for readers. Still holding the writer, the
+ * transaction then checkpoints if the log has passed {@code checkpointBytes} or the dirty pages in
+ * the index {@code dirtyPageBytes} ({@link #maybeCheckpoint}); after releasing it, it waits for
+ * durability ({@link #afterCommit}), which is what lets one fsync serve every committer queued
+ * behind it (group commit).
  *
  * <p>A checkpoint ({@link #checkpoint}) runs only when something changed since the last meta write;
  * {@link Checkpoint} does the writing. A bulk publish ({@link #publish}) happens on an empty log
@@ -78,7 +80,7 @@ final class CommitPath implements AutoCloseable {
     List<Page> images = new ArrayList<>(pages.size());
     List<Page> bases = new ArrayList<>(pages.size());
     for (PageBuffer b : pages) {
-      b.page.seal(lsn);
+      b.page.setLsn(lsn);
       images.add(b.page);
       // The previous committed image, still in the index until install() below replaces it; none
       // for a page's first change since the checkpoint, which the log gets whole.
@@ -112,6 +114,9 @@ final class CommitPath implements AutoCloseable {
         || (!committed.changedSinceMetaWrite() && wal.size() <= WalFormat.HEADER_SIZE)) {
       return;
     }
+    // The images were stamped with their lsn at commit, not checksummed: sealed once here, before
+    // they go home, instead of at every commit that changed them.
+    committed.index().sealAll();
     committed.checkpointed(checkpoint.write(committed.meta(), committed.free(), lastLsn));
   }
 

@@ -59,7 +59,11 @@ public final class Store implements AutoCloseable {
     this.writer = new WriterGate(dir);
     this.metaFile = mf;
     this.pageSize = meta.state().pageSize();
-    this.pool = new PagePool(pageSize, 1024);
+    // Idle buffers kept for reuse: a quarter of the dirty-page budget (64 MiB by default), so that
+    // after a checkpoint empties the page index the next transactions copy pages into pooled
+    // buffers instead of allocating (and zeroing) direct memory for each.
+    this.pool =
+        new PagePool(pageSize, (int) Math.max(1024, options.dirtyPageBytes() / pageSize / 4));
     MetaState m = meta.state();
     this.committed =
         new CommittedState(m, new ArrayList<>(meta.free()), new PageIndex(pool), pageSize);

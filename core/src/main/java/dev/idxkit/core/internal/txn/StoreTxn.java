@@ -257,6 +257,9 @@ public final class StoreTxn implements View, AutoCloseable {
         Page src = store.readCommitted(area, pageNo);
         b = store.pool().acquire();
         b.page.copyFrom(src);
+        // The copy equals the committed image the commit will diff it against (the writer is
+        // held, so no other commit replaces that image meanwhile): only later writes count.
+        b.page.forgetChanges();
         dirty.put(k, b);
       }
       return b.page;

@@ -27,8 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A database whose log was written in format 1 (page images; what the version before redo records
- * leaves after a crash) opens: its log is replayed, checkpointed, and continued in format 2. A log
- * of an unknown format is refused with one line naming both versions.
+ * leaves after a crash) opens: its log is replayed, checkpointed, and continued in the current
+ * format; so does one in format 2 (redo records of sealed images). A log of an unknown format is
+ * refused with one line naming both versions.
  *
  * <p>The format 1 log is made the way the old version would have written it: a crash copy of a
  * database with committed work in its log, whose format 2 log is replayed here and written back as
@@ -87,7 +88,7 @@ class LogFormatUpgradeTest {
       rows = work(db);
       crash = CrashCopy.of(dir, tmp.resolve("crash"));
     }
-    int txns = rewriteAsFormat1(crash.resolve("wal"));
+    int txns = rewrite(crash.resolve("wal"), WalFormat.FORMAT_VERSION_IMAGES);
     assertThat(txns).isGreaterThanOrEqualTo(12);
     assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(1);
     try (Database db = Database.open(crash)) {
@@ -102,6 +103,25 @@ class LogFormatUpgradeTest {
       try (Database copy = Database.open(again)) {
         assertRows(copy, rows);
       }
+    }
+  }
+
+  @Test
+  void aFormat2LogOfSealedImagesIsReplayedThenContinuedInTheCurrentFormat() throws Exception {
+    Path dir = tmp.resolve("db");
+    Path crash;
+    TreeMap<Long, String> rows;
+    try (Database db = Database.create(dir)) {
+      db.execute(DDL);
+      rows = work(db);
+      crash = CrashCopy.of(dir, tmp.resolve("crash"));
+    }
+    assertThat(rewrite(crash.resolve("wal"), RedoRecord.FORMAT_VERSION_SEALED))
+        .isGreaterThanOrEqualTo(12);
+    assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(2);
+    try (Database db = Database.open(crash)) {
+      assertRows(db, rows);
+      assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(WalFormat.FORMAT_VERSION);
     }
   }
 
@@ -140,16 +160,17 @@ class LogFormatUpgradeTest {
         .hasMessage(
             "corrupt database file "
                 + wal
-                + ": write-ahead log format version 7 (expected: 2, or 1 from an older version,"
+                + ": write-ahead log format version 7 (expected: 3, or 2 or 1 from an older version,"
                 + " replayed then checkpointed)");
     assertThat(headerVersion(wal)).as("nothing rewritten").isEqualTo(7);
   }
 
   /**
-   * Replays the format 2 log at {@code wal} and writes it back in format 1; returns the number of
-   * transactions.
+   * Replays the current format's log at {@code wal} and writes it back in an older format: 1 (a
+   * PAGE frame of each changed page's sealed image) or 2 (a FULL redo record of it, sealed);
+   * returns the number of transactions.
    */
-  private static int rewriteAsFormat1(Path wal) throws IOException {
+  private static int rewrite(Path wal, int version) throws IOException {
     int pageSize = Page.DEFAULT_SIZE;
     ByteBuffer out = ByteBuffer.allocateDirect(64 << 20).order(ByteOrder.LITTLE_ENDIAN);
     BytesStore<?, ?> outStore = BytesStore.wrap(out);
@@ -158,7 +179,9 @@ class LogFormatUpgradeTest {
     int[] txns = {0};
     try (Wal w = Wal.open(wal, pageSize, true)) {
       salt = w.headerSalt();
-      out.put(WalFormat.header(pageSize, salt, 1));
+      out.put(WalFormat.header(pageSize, salt, version));
+      PageDiff diff = new PageDiff();
+      byte[] scratch = new byte[pageSize];
       List<long[]> touched = new ArrayList<>();
       WalReader.recover(
           w,
@@ -166,12 +189,12 @@ class LogFormatUpgradeTest {
           new WalReader.Replay() {
             @Override
             public void page(int area, long pageNo, Page image) {
-              throw new AssertionError("a format 2 log holds no PAGE frames");
+              throw new AssertionError("a format 3 log holds no PAGE frames");
             }
 
             @Override
-            public void redo(ByteBuffer record, int pos, long lsn) {
-              images.applyRedo(record, pos, lsn);
+            public void redo(ByteBuffer record, int pos, long lsn, boolean sealed) {
+              images.applyRedo(record, pos, lsn, sealed);
               RedoRecord.Header h = RedoRecord.readHeader(record, pos, pageSize);
               touched.add(new long[] {h.area(), h.pageNo()});
             }
@@ -179,7 +202,14 @@ class LogFormatUpgradeTest {
             @Override
             public void commit(long lsn, byte[] edits) {
               for (long[] p : touched) {
-                WalFormat.putPageFrame(out, outStore, lsn, salt, images.get((int) p[0], p[1]));
+                // Older formats' images are sealed; the current format's are only stamped.
+                Page image = images.get((int) p[0], p[1]);
+                image.seal(image.lsn());
+                if (version == WalFormat.FORMAT_VERSION_IMAGES) {
+                  WalFormat.putPageFrame(out, outStore, lsn, salt, image);
+                } else {
+                  WalFormat.putRedoFrame(out, lsn, salt, image, null, diff, scratch);
+                }
               }
               WalFormat.putCommitFrame(out, lsn, salt, edits, touched.size());
               touched.clear();

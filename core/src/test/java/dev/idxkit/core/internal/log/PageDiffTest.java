@@ -49,6 +49,11 @@ class PageDiffTest {
       int size = RedoPages.SIZES[r.nextInt(RedoPages.SIZES.length)];
       Page before = RedoPages.randomPage(r, size, 7, 1 + r.nextInt(100));
       Page after = RedoPages.copy(before);
+      if (r.nextBoolean()) {
+        // A transaction's copy: only the blocks written after the copy are compared (and, with
+        // assertions on, checked against the whole-page comparison).
+        after.trackChanges();
+      }
       RedoPages.randomEdits(r, after);
       int n = d.compute(before, after);
       int words = size / 8;

@@ -53,7 +53,7 @@ class RedoRecordTest {
         }
         // Round trip of this one record onto the previous image.
         Page applied = RedoPages.copy(v);
-        assertThat(RedoRecord.apply(log, pos, applied, next.lsn(), scratch))
+        assertThat(RedoRecord.apply(log, pos, applied, next.lsn(), scratch, true))
             .isEqualTo(RedoRecord.Outcome.APPLIED);
         assertThat(RedoPages.same(applied, next))
             .as("%s: round %d, record at %d", why, round, pos)
@@ -93,7 +93,7 @@ class RedoRecordTest {
       for (int i = 1; i < chain.size(); i++) {
         Logged l = chain.get(i);
         boolean full = RedoRecord.readHeader(log, l.pos(), size).full();
-        RedoRecord.Outcome o = RedoRecord.apply(log, l.pos(), stale, l.lsn(), scratch);
+        RedoRecord.Outcome o = RedoRecord.apply(log, l.pos(), stale, l.lsn(), scratch, true);
         assertThat(o)
             .as("%s: record %d on version %d", why, i, j)
             .isEqualTo(
@@ -111,7 +111,7 @@ class RedoRecordTest {
 
   private static void replay(List<Logged> chain, ByteBuffer log, Page target, byte[] scratch) {
     for (Logged l : chain) {
-      RedoRecord.apply(log, l.pos(), target, l.lsn(), scratch);
+      RedoRecord.apply(log, l.pos(), target, l.lsn(), scratch, true);
     }
   }
 
@@ -128,7 +128,7 @@ class RedoRecordTest {
     v3.seal(v2.lsn() + 1);
     RedoRecord.write(v2, v3, diff, log, scratch);
     Page target = RedoPages.copy(v1);
-    assertThatThrownBy(() -> RedoRecord.apply(log, 0, target, v3.lsn(), scratch))
+    assertThatThrownBy(() -> RedoRecord.apply(log, 0, target, v3.lsn(), scratch, true))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "redo record at 0: area 1 page 42 holds lsn 10 (expected: "
@@ -139,7 +139,7 @@ class RedoRecordTest {
     assertThat(RedoPages.same(target, v1)).isTrue();
 
     Page other = RedoPages.randomPage(r, 8192, 43, v2.lsn());
-    assertThatThrownBy(() -> RedoRecord.apply(log, 0, other, v3.lsn(), scratch))
+    assertThatThrownBy(() -> RedoRecord.apply(log, 0, other, v3.lsn(), scratch, true))
         .hasMessage(
             "redo record at 0 : a delta of area 1 page 42 (expected: one of area 1 page 43)");
   }
@@ -170,6 +170,31 @@ class RedoRecordTest {
   }
 
   @Test
+  void aRecordOfAnUnsealedImageAppliesByItsLsnAndFailsAsAFormat2Record() {
+    SplittableRandom r = new SplittableRandom(17);
+    byte[] scratch = new byte[8192];
+    ByteBuffer log = ByteBuffer.allocate(1 << 15).order(ByteOrder.LITTLE_ENDIAN);
+    Page v1 = RedoPages.randomPage(r, 8192, 9, 3);
+    Page v2 = RedoPages.copy(v1);
+    v2.putLong(2000, 42);
+    // What a format 3 commit does: the lsn stamped, the checksum left for the checkpoint.
+    v2.setLsn(4);
+    RedoRecord.write(v1, v2, diff, log, scratch);
+    Page target = RedoPages.copy(v1);
+    assertThat(RedoRecord.apply(log, 0, target, 4, scratch, false))
+        .isEqualTo(RedoRecord.Outcome.APPLIED);
+    assertThat(RedoPages.same(target, v2)).isTrue();
+    Page sealedRule = RedoPages.copy(v1);
+    assertThatThrownBy(() -> RedoRecord.apply(log, 0, sealedRule, 4, scratch, true))
+        .hasMessageContaining("an image with checksum");
+    assertThat(RedoPages.same(sealedRule, v1)).as("left alone").isTrue();
+    Page wrongLsn = RedoPages.copy(v1);
+    assertThatThrownBy(() -> RedoRecord.apply(log, 0, wrongLsn, 5, scratch, false))
+        .hasMessageContaining("lsn 4");
+    assertThat(RedoPages.same(wrongLsn, v1)).as("left alone").isTrue();
+  }
+
+  @Test
   void damagedRecordsAreRefusedNamingTheFieldAndLeaveThePageAlone() {
     SplittableRandom r = new SplittableRandom(13);
     byte[] scratch = new byte[4096];
@@ -196,7 +221,7 @@ class RedoRecordTest {
     full.flip();
     full.put(100, (byte) ~full.get(100));
     Page target = RedoPages.copy(v1);
-    assertThatThrownBy(() -> RedoRecord.apply(full, 0, target, 21, scratch))
+    assertThatThrownBy(() -> RedoRecord.apply(full, 0, target, 21, scratch, true))
         .hasMessageContaining("an image with checksum");
     assertThat(RedoPages.same(target, v1)).isTrue();
     assertThatThrownBy(
@@ -215,7 +240,7 @@ class RedoRecordTest {
     b.flip();
     damage.accept(b);
     Page target = RedoPages.copy(base);
-    assertThatThrownBy(() -> RedoRecord.apply(b, 0, target, 21, new byte[4096]))
+    assertThatThrownBy(() -> RedoRecord.apply(b, 0, target, 21, new byte[4096], true))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(message);
     assertThat(RedoPages.same(target, base)).as(message).isTrue();
