@@ -55,7 +55,9 @@ class TornHomeWriteTest {
         Fault f = io.add(Fault.ioErrorAfter(Fault.named(file), cut));
         Throwable t = catchThrowable(db::checkpoint);
         assertThat(t).as(when).isInstanceOf(IdxkitIOException.class);
-        assertThat(f.hits()).as("the home write was cut, " + when).isEqualTo(1);
+        // At least one: the checkpoint keeps several home writes in flight, and each of them that
+        // reaches the file after the budget ran out is refused too (seed -838148453693594677 saw 2).
+        assertThat(f.hits()).as("the home write was cut, " + when).isGreaterThanOrEqualTo(1);
         model.assertMatches(db, "after the torn checkpoint, " + when);
         Path crash = CrashCopy.of(dir, tmp.resolve("crash" + trial));
         try (Database copy = Database.open(crash)) {
