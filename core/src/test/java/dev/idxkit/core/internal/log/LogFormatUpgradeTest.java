@@ -78,8 +78,14 @@ class LogFormatUpgradeTest {
     assertThat(db.check().problems()).isEmpty();
   }
 
-  @Test
-  void aFormat1LogIsReplayedThenContinuedInFormat2() throws Exception {
+  /** A crash copy of a database after {@link #work}, and the rows it must hold. */
+  private record Crashed(Path dir, TreeMap<Long, String> rows) {}
+
+  /**
+   * Makes a database, crashes a copy of it, and rewrites the copy's log in the older record format
+   * {@code recordVersion}, whose log header says {@code expectedHeader}.
+   */
+  private Crashed crashedWithLogIn(int recordVersion, int expectedHeader) throws Exception {
     Path dir = tmp.resolve("db");
     Path crash;
     TreeMap<Long, String> rows;
@@ -88,9 +94,16 @@ class LogFormatUpgradeTest {
       rows = work(db);
       crash = CrashCopy.of(dir, tmp.resolve("crash"));
     }
-    int txns = rewrite(crash.resolve("wal"), WalFormat.FORMAT_VERSION_IMAGES);
-    assertThat(txns).isGreaterThanOrEqualTo(12);
-    assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(1);
+    assertThat(rewrite(crash.resolve("wal"), recordVersion)).isGreaterThanOrEqualTo(12);
+    assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(expectedHeader);
+    return new Crashed(crash, rows);
+  }
+
+  @Test
+  void aFormat1LogIsReplayedThenContinuedInFormat2() throws Exception {
+    Crashed c = crashedWithLogIn(WalFormat.FORMAT_VERSION_IMAGES, 1);
+    Path crash = c.dir();
+    TreeMap<Long, String> rows = c.rows();
     try (Database db = Database.open(crash)) {
       assertRows(db, rows);
       assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(WalFormat.FORMAT_VERSION);
@@ -108,17 +121,9 @@ class LogFormatUpgradeTest {
 
   @Test
   void aFormat2LogOfSealedImagesIsReplayedThenContinuedInTheCurrentFormat() throws Exception {
-    Path dir = tmp.resolve("db");
-    Path crash;
-    TreeMap<Long, String> rows;
-    try (Database db = Database.create(dir)) {
-      db.execute(DDL);
-      rows = work(db);
-      crash = CrashCopy.of(dir, tmp.resolve("crash"));
-    }
-    assertThat(rewrite(crash.resolve("wal"), RedoRecord.FORMAT_VERSION_SEALED))
-        .isGreaterThanOrEqualTo(12);
-    assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(2);
+    Crashed c = crashedWithLogIn(RedoRecord.FORMAT_VERSION_SEALED, 2);
+    Path crash = c.dir();
+    TreeMap<Long, String> rows = c.rows();
     try (Database db = Database.open(crash)) {
       assertRows(db, rows);
       assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(WalFormat.FORMAT_VERSION);
