@@ -194,8 +194,9 @@ public final class WalReader {
                       .limit(WalFormat.FRAME_HEADER + payload)
                       .position(WalFormat.FRAME_HEADER))
               .flip();
+          RedoRecord.Header h;
           try {
-            RedoRecord.Header h = RedoRecord.readHeader(record, 0, pageSize);
+            h = RedoRecord.readHeader(record, 0, pageSize);
             if (h.size() != payload || h.area() != WalFormat.area(body)) {
               throw new IllegalArgumentException(
                   "record of "
@@ -211,12 +212,12 @@ public final class WalReader {
             stop = "redo frame at " + pos + ": " + e.getMessage();
             break;
           }
-          if (RedoRecord.readHeader(record, 0, pageSize).full()) {
+          if (h.full()) {
             // A full image is checked here, as a format 1 page frame is; a delta can only be
             // checked against its base, by the replay (a mismatch there refuses the open).
             Page image =
                 new Page(frameStore, WalFormat.FRAME_HEADER + RedoRecord.HEADER_SIZE, pageSize);
-            long pageNo = RedoRecord.readHeader(record, 0, pageSize).pageNo();
+            long pageNo = h.pageNo();
             if ((version == RedoRecord.FORMAT_VERSION_SEALED
                     && image.computeChecksum() != image.storedChecksum())
                 || image.pageNo() != pageNo
