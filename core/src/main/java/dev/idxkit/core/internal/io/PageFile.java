@@ -277,21 +277,14 @@ public final class PageFile implements AutoCloseable {
   public void evictFromPageCache() throws IOException {
     MappedBytesStore[] cs = chunks;
     long[] ranges = new long[2 * cs.length];
+    int n = 0;
     for (int c = 0; c < cs.length; c++) {
       if (cs[c] != null) {
-        ranges[2 * c] = cs[c].addressForRead(c * CHUNK);
-        ranges[2 * c + 1] = CHUNK;
+        ranges[n++] = cs[c].addressForRead(c * CHUNK);
+        ranges[n++] = CHUNK;
       }
     }
-    long[] mapped = java.util.Arrays.stream(ranges).toArray();
-    int n = 0;
-    for (int i = 0; i < ranges.length; i += 2) {
-      if (ranges[i + 1] != 0) {
-        mapped[n++] = ranges[i];
-        mapped[n++] = ranges[i + 1];
-      }
-    }
-    Madvise.evict(path, java.util.Arrays.copyOf(mapped, n));
+    Madvise.evict(path, java.util.Arrays.copyOf(ranges, n));
   }
 
   /** The address chunk {@code chunk} is mapped at (mapping it if needed); for tests. */
