@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import jnr.ffi.LibraryLoader;
 import net.openhft.chronicle.bytes.BytesStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -180,29 +179,15 @@ class PageFileAdviceTest {
     }
   }
 
-  /** The C calls that take a clean file out of the page cache. */
-  public interface Fadvise {
-    int open(String path, int flags);
-
-    int posix_fadvise(int fd, long offset, long len, int advice);
-
-    int close(int fd);
-  }
-
-  /** posix_fadvise(POSIX_FADV_DONTNEED) on the whole file; false when it cannot be done here. */
+  /**
+   * Takes the (unmapped, clean) file out of the page cache ({@link Madvise#evict} with no mapping
+   * of ours to drop); false when that cannot be done here.
+   */
   private static boolean evict(Path file) {
     try {
-      Fadvise c = LibraryLoader.create(Fadvise.class).failImmediately().load("c");
-      int fd = c.open(file.toString(), 0); // O_RDONLY
-      if (fd < 0) {
-        return false;
-      }
-      try {
-        return c.posix_fadvise(fd, 0, 0, 4) == 0; // POSIX_FADV_DONTNEED on Linux
-      } finally {
-        c.close(fd);
-      }
-    } catch (LinkageError e) {
+      Madvise.evict(file, new long[0]);
+      return true;
+    } catch (IOException e) {
       return false;
     }
   }
