@@ -276,6 +276,16 @@ public final class RecordLayout {
     return place[column] >= 0 ? place[column] : -1;
   }
 
+  /** How many variable-width columns a record has. */
+  int varCount() {
+    return varCount;
+  }
+
+  /** Offset of the variable-width offset table: the end of the fixed-width columns. */
+  int varTable() {
+    return varTable;
+  }
+
   /** Which variable-width column (0-based among them) {@code column} is, or -1 if fixed. */
   int varIndex(int column) {
     return place[column] < 0 ? -1 - place[column] : -1;

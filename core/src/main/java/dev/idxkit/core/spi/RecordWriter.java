@@ -36,38 +36,26 @@ public final class RecordWriter {
     this.layout = layout;
     this.types = layout.types().toArray(new ColumnType[0]);
     this.columns = types.length;
-    this.varTable = layout.minLength() - 2 * varCount(layout);
-    this.varCount = varCount(layout);
+    this.varTable = layout.varTable();
+    this.varCount = layout.varCount();
     this.head = new GrowableBytes(varTable);
     this.varStart = new int[varCount];
     this.varLength = new int[varCount];
     begin();
   }
 
-  private static int varCount(RecordLayout layout) {
-    int n = 0;
-    for (ColumnType t : layout.types()) {
-      if (t.isVariableWidth()) {
-        n++;
-      }
-    }
-    return n;
-  }
-
   /** Starts a new record: every column NULL. */
   public void begin() {
     head.start(varTable, varTable);
     for (int i = 0; i < columns; i++) {
-      int b = RecordLayout.NULL_BITMAP + (i >> 3);
-      head.putByte(b, head.array()[b] | 1 << (i & 7));
+      setNull(i);
     }
     var.reset();
     Arrays.fill(varLength, -1);
   }
 
   private int fixedAt(int column) {
-    int b = RecordLayout.NULL_BITMAP + (column >> 3);
-    head.putByte(b, head.array()[b] & ~(1 << (column & 7)));
+    clearNull(column);
     return layout.fixedOffset(column);
   }
 
@@ -114,8 +102,7 @@ public final class RecordWriter {
    */
   public void set(int column, Object v) {
     if (v == null) {
-      int b = RecordLayout.NULL_BITMAP + (column >> 3);
-      head.putByte(b, head.array()[b] | 1 << (column & 7));
+      setNull(column);
       int k = layout.varIndex(column);
       if (k >= 0) {
         varLength[k] = -1;
@@ -139,6 +126,11 @@ public final class RecordWriter {
       byte[] b = (byte[]) v;
       setBytes(column, b, 0, b.length);
     }
+  }
+
+  private void setNull(int column) {
+    int b = RecordLayout.NULL_BITMAP + (column >> 3);
+    head.putByte(b, head.array()[b] | 1 << (column & 7));
   }
 
   private void clearNull(int column) {
