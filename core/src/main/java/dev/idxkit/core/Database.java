@@ -283,7 +283,6 @@ public final class Database implements AutoCloseable {
       return new DatabaseOptions(storeOptions.withCheckpointBytes(bytes));
     }
 
-    /** Opens the database's files through {@code io}: for tests that inject I/O faults. */
     /**
      * Checkpoints when the pages changed since the last checkpoint, held whole in memory until
      * then, pass {@code bytes} (at least 1 MiB; 256 MiB by default).
@@ -292,6 +291,7 @@ public final class Database implements AutoCloseable {
       return new DatabaseOptions(storeOptions.withDirtyPageBytes(bytes));
     }
 
+    /** Opens the database's files through {@code io}: for tests that inject I/O faults. */
     public DatabaseOptions withFileIo(dev.idxkit.core.spi.FileIo io) {
       return new DatabaseOptions(storeOptions.withFileIo(io));
     }
