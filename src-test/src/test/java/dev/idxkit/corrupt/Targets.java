@@ -100,7 +100,7 @@ final class Targets {
         h.clear();
         ch.read(h, pos);
         int kind = h.get(4);
-        // Format 2 writes REDO frames (a redo record, its length at 24); format 1 wrote PAGE ones.
+        // Formats 2 and 3 write REDO frames (a redo record, its length at 24); format 1 wrote PAGE.
         int payload = kind == WalFormat.KIND_PAGE ? pageSize : h.getInt(24);
         if ((kind != WalFormat.KIND_PAGE
                 && kind != WalFormat.KIND_COMMIT

@@ -16,9 +16,10 @@ import java.util.function.Consumer;
  * <p>Call order (the store's open): {@link #checkMetaMatchesLog} once the meta and the log are
  * open; then {@link #replay}; then the store checks its area files against the recovered meta;
  * then, when opened read-write, {@link #prepareLog} and a checkpoint, which writes the replayed
- * pages home and cuts the log, so a crash during recovery recovers the same way again. A log of
- * format 1 (page images, from an older version) is replayed the same way; the checkpoint (or, when
- * it was empty, {@link #prepareLog}) starts a format 2 log, so nothing is appended to it.
+ * pages home and cuts the log, so a crash during recovery recovers the same way again. A log of an
+ * older format (1: page images; 2: redo records of sealed images) is replayed the same way; the
+ * checkpoint (or, when it was empty, {@link #prepareLog}) starts a log of the current format, so
+ * nothing is appended to it.
  *
  * <p>Steps of {@link #replay}:
  *
