@@ -48,7 +48,6 @@ public final class Wal implements AutoCloseable {
   private ScheduledExecutorService flusher;
   private final PageDiff diff = new PageDiff();
   private final byte[] scratchPage;
-  private long appended;
   private int version; // of the header on disk, once recovery or a reset has set it
 
   private Wal(Path path, FileChannel channel, int pageSize) {
@@ -99,11 +98,6 @@ public final class Wal implements AutoCloseable {
 
   long salt() {
     return salt;
-  }
-
-  /** The format of the log on disk (0 until recovery read it or a reset wrote it). */
-  int version() {
-    return version;
   }
 
   /** Bytes in the log now, header included. */
@@ -202,13 +196,7 @@ public final class Wal implements AutoCloseable {
       throw new IdxkitIOException("cannot append to write-ahead log " + path, e);
     }
     end = at + length;
-    appended += length;
     return end;
-  }
-
-  /** Bytes appended since the log was opened (headers excluded), across resets. */
-  public long appendedBytes() {
-    return appended;
   }
 
   /**
