@@ -62,24 +62,11 @@ final class Checkpoint implements AutoCloseable {
   private final AreaFiles areas;
   private final PageIndex index;
   private final int pageSize;
-  private final WriteBehind.Kernel kernel;
   private AsyncWriter homeWriter;
   private String writeBehindProblem;
   private volatile CheckpointStats last = CheckpointStats.NONE;
 
   Checkpoint(Wal wal, MetaFile metaFile, AreaFiles areas, PageIndex index, int pageSize) {
-    this(wal, metaFile, areas, index, pageSize, WriteBehind.NATIVE);
-  }
-
-  /** As above, with the kernel calls of write-behind given (tests refuse them). */
-  Checkpoint(
-      Wal wal,
-      MetaFile metaFile,
-      AreaFiles areas,
-      PageIndex index,
-      int pageSize,
-      WriteBehind.Kernel kernel) {
-    this.kernel = kernel;
     this.wal = wal;
     this.metaFile = metaFile;
     this.areas = areas;
@@ -149,7 +136,7 @@ final class Checkpoint implements AutoCloseable {
     if (homeWriter == null) {
       homeWriter = new AsyncWriter(8, Math.max(pageSize, 1 << 20), 4);
     }
-    try (WriteBehind behind = new WriteBehind(kernel, WriteBehind.STEP)) {
+    try (WriteBehind behind = new WriteBehind(WriteBehind.NATIVE, WriteBehind.STEP)) {
       copyHome(keys, touched, behind);
       writeBehindProblem = behind.problem();
     } catch (RuntimeException e) {
