@@ -52,32 +52,21 @@ public record StoreOptions(
     }
   }
 
-  /** The options as they were before {@code dirtyPageBytes}: the default bound. */
-  public StoreOptions(
-      int pageSize,
-      Durability durability,
-      long checkpointBytes,
-      int asyncFlushMillis,
-      boolean readOnly,
-      FileIo fileIo) {
-    this(
-        pageSize,
-        durability,
-        checkpointBytes,
-        asyncFlushMillis,
-        readOnly,
-        fileIo,
-        DEFAULT_DIRTY_PAGE_BYTES);
-  }
-
-  /** The options as they were before {@code fileIo}: real files. */
+  /** The options as they were before {@code fileIo}: real files, the default dirty-page bound. */
   public StoreOptions(
       int pageSize,
       Durability durability,
       long checkpointBytes,
       int asyncFlushMillis,
       boolean readOnly) {
-    this(pageSize, durability, checkpointBytes, asyncFlushMillis, readOnly, FileIo.DEFAULT);
+    this(
+        pageSize,
+        durability,
+        checkpointBytes,
+        asyncFlushMillis,
+        readOnly,
+        FileIo.DEFAULT,
+        DEFAULT_DIRTY_PAGE_BYTES);
   }
 
   public static StoreOptions defaults() {
