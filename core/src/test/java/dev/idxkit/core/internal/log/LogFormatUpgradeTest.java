@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * refused with one line naming both versions.
  *
  * <p>The format 1 log is made the way the old version would have written it: a crash copy of a
- * database with committed work in its log, whose format 2 log is replayed here and written back as
- * the same transactions (same LSNs, salt and edits) with each changed page's whole image.
+ * database with committed work in its log, whose current-format log is replayed here and written
+ * back as the same transactions (same LSNs, salt and edits) with each changed page's whole image.
  */
 class LogFormatUpgradeTest {
   @TempDir Path tmp;
@@ -100,7 +100,7 @@ class LogFormatUpgradeTest {
   }
 
   @Test
-  void aFormat1LogIsReplayedThenContinuedInFormat2() throws Exception {
+  void aFormat1LogIsReplayedThenContinuedInTheCurrentFormat() throws Exception {
     Crashed c = crashedWithLogIn(WalFormat.FORMAT_VERSION_IMAGES, 1);
     Path crash = c.dir();
     TreeMap<Long, String> rows = c.rows();
@@ -131,7 +131,7 @@ class LogFormatUpgradeTest {
   }
 
   @Test
-  void anEmptyFormat1LogIsStartedAfreshInFormat2BeforeTheFirstCommit() throws Exception {
+  void anEmptyFormat1LogIsStartedAfreshInTheCurrentFormatBeforeTheFirstCommit() throws Exception {
     Path dir = tmp.resolve("db");
     try (Database db = Database.create(dir)) {
       db.execute(DDL);
