@@ -136,9 +136,9 @@ final class Checkpoint implements AutoCloseable {
     if (homeWriter == null) {
       homeWriter = new AsyncWriter(8, Math.max(pageSize, 1 << 20), 4);
     }
-    try (WriteBehind behind = new WriteBehind(WriteBehind.NATIVE, WriteBehind.STEP)) {
+    WriteBehind behind = new WriteBehind(WriteBehind.NATIVE, WriteBehind.STEP);
+    try (behind) {
       copyHome(keys, touched, behind);
-      writeBehindProblem = behind.problem();
     } catch (RuntimeException e) {
       // The writer keeps its first failure for good; the next checkpoint gets a fresh one, so a
       // disk that works again is not refused for the rest of the process.
@@ -147,6 +147,8 @@ final class Checkpoint implements AutoCloseable {
       failed.close();
       throw e;
     }
+    // Read after close, which waits for the requests still running: one refused there counts.
+    writeBehindProblem = behind.problem();
     return touched;
   }
 
