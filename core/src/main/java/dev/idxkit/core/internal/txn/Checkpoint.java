@@ -64,6 +64,7 @@ final class Checkpoint implements AutoCloseable {
   private final int pageSize;
   private AsyncWriter homeWriter;
   private String writeBehindProblem;
+  private long writeBehindRequests;
   private volatile CheckpointStats last = CheckpointStats.NONE;
 
   Checkpoint(Wal wal, MetaFile metaFile, AreaFiles areas, PageIndex index, int pageSize) {
@@ -103,7 +104,8 @@ final class Checkpoint implements AutoCloseable {
             written - t1,
             t2 - t1,
             System.nanoTime() - t2,
-            writeBehindProblem);
+            writeBehindProblem,
+            writeBehindRequests);
     return next;
   }
 
@@ -129,6 +131,7 @@ final class Checkpoint implements AutoCloseable {
   private boolean[] writeHome() {
     boolean[] touched = new boolean[areas.slots()];
     writeBehindProblem = null;
+    writeBehindRequests = 0;
     if (index.isEmpty()) {
       return touched;
     }
@@ -149,6 +152,7 @@ final class Checkpoint implements AutoCloseable {
     }
     // Read after close, which waits for the requests still running: one refused there counts.
     writeBehindProblem = behind.problem();
+    writeBehindRequests = behind.requests();
     return touched;
   }
 

@@ -4,7 +4,7 @@ package dev.idxkit.core.internal.txn;
  * What the last checkpoint did and how long each part took (nanoseconds): the log fsync, the flush
  * (writing pages home, {@code writeNanos} of it, then the area fsyncs), and the meta write plus log
  * reset. {@code writeBehindProblem} says why the flush ran without write-behind, null when it had
- * it.
+ * it; {@code writeBehindRequests} how many times it asked the kernel to start writing.
  */
 public record CheckpointStats(
     long pages,
@@ -13,8 +13,9 @@ public record CheckpointStats(
     long writeNanos,
     long flushNanos,
     long metaNanos,
-    String writeBehindProblem) {
-  public static final CheckpointStats NONE = new CheckpointStats(0, 0, 0, 0, 0, 0, null);
+    String writeBehindProblem,
+    long writeBehindRequests) {
+  public static final CheckpointStats NONE = new CheckpointStats(0, 0, 0, 0, 0, 0, null, 0);
 
   /** Flush bandwidth in MiB/s. */
   public double flushMibPerSecond() {

@@ -49,6 +49,9 @@ class CheckpointTest {
       CheckpointStats c = s.lastCheckpoint();
       assertThat(c.pages()).isEqualTo(pages);
       assertThat(c.writeBehindProblem()).isNull();
+      // Over 48 MiB of one file in writes of at most 1 MiB: each request covers at least 16 MiB
+      // and less than 17, so at least two were made (three when the pages are consecutive).
+      assertThat(c.writeBehindRequests()).isGreaterThanOrEqualTo(2);
       assertThat(c.writeNanos()).isPositive().isLessThanOrEqualTo(c.flushNanos());
     }
     // Reopened, the pages come from the area file alone: the checkpoint reset the log.
