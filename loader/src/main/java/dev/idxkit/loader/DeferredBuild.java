@@ -52,11 +52,10 @@ final class DeferredBuild {
    *
    * @param built the indexes built, entries, summary; null if the build stopped on a duplicate it
    *     could not resolve (see {@code unnamed})
-   * @param duplicates rows rejected as duplicates
    * @param unnamed a duplicate the build did not name by RID (a plain {@link
    *     DuplicateKeyException}): the indexes stay inactive; else null
    */
-  record Outcome(IndexBuild.Result built, long duplicates, DuplicateKeys unnamed) {}
+  record Outcome(IndexBuild.Result built, DuplicateKeys unnamed) {}
 
   private final Database db;
   private final TableInfo table;
@@ -65,7 +64,6 @@ final class DeferredBuild {
   private final LoadLoop loop;
   private final String resumeKey;
   private final boolean keepResumePoint;
-  private long duplicates;
 
   /**
    * @param keepResumePoint whether the load's resume point stays after the build (a stopped load,
@@ -113,12 +111,10 @@ final class DeferredBuild {
         focus = e.index();
       } catch (DuplicateKeyException e) {
         return new Outcome(
-            null,
-            duplicates,
-            new DuplicateKeys(e.index(), e.key(), -1, null, null, -1, null, null));
+            null, new DuplicateKeys(e.index(), e.key(), -1, null, null, -1, null, null));
       }
     }
-    return new Outcome(new IndexBuild.Result(built, entries, summary.toString()), duplicates, null);
+    return new Outcome(new IndexBuild.Result(built, entries, summary.toString()), null);
   }
 
   /** Deletes the later of the two rows and writes it to the reject file. */
@@ -144,7 +140,6 @@ final class DeferredBuild {
     }
     ResumeState adjusted =
         loop.rejectLoaded(new RejectedRow(Math.max(0, dropLine), null, rowText(row), reason, 0, 0));
-    duplicates++;
     try (Transaction txn = db.begin(Durability.SYNC)) {
       txn.delete(t, drop);
       if (keepResumePoint) {

@@ -311,38 +311,37 @@ public final class Loader {
       loop.finish(last);
       outcome = LoadOutcome.COMPLETED; // every row is in: the build runs even if cancelled now
     }
-    if (deferred && stop != LoadLoop.Stop.END) {
+    if (deferred) {
       // A stopped load does not leave the table's indexes inactive: the rows it keeps (those of
-      // the last checkpoint) are indexed now, and the resume point stays, so --resume continues
+      // the last checkpoint) are indexed too, and its resume point stays, so --resume continues
       // (marking them inactive again until its end) and --restart removes the rows.
-      sink.close();
-      boolean interrupted = Thread.interrupted(); // a Ctrl-C interrupt must not stop this build
+      boolean stopped = stop != LoadLoop.Stop.END;
+      if (stopped) {
+        sink.close();
+      }
+      boolean interrupted = stopped && Thread.interrupted(); // the Ctrl-C must not stop this build
+      listener.phase(LoadPhase.BUILDING_INDEXES);
       long b0 = System.nanoTime();
       try {
-        listener.phase(LoadPhase.BUILDING_INDEXES);
-        build = deferredBuild(run, loop, true);
-        keptIndexed = build.unnamed() == null;
+        build = deferredBuild(run, loop, stopped);
       } finally {
         buildNanos = System.nanoTime() - b0;
         if (interrupted) {
           Thread.currentThread().interrupt();
         }
       }
-    } else if (deferred) {
-      listener.phase(LoadPhase.BUILDING_INDEXES);
-      long b0 = System.nanoTime();
-      try {
-        build = deferredBuild(run, loop, false);
-      } finally {
-        buildNanos = System.nanoTime() - b0;
+      if (stopped) {
+        keptIndexed = build.unnamed() == null;
+      } else {
+        if (build.unnamed() != null) {
+          outcome = LoadOutcome.DUPLICATE_KEYS;
+        } else if (loop.tooManyRejects()) {
+          // Every row is in and indexed, but the duplicates pushed the rejects over the limit.
+          outcome = LoadOutcome.TOO_MANY_ERRORS;
+        }
+        // Every row is in: what is left is for idxbuild, not for a resumed load.
+        removeResumePoint(run.key());
       }
-      if (build.unnamed() != null) {
-        outcome = LoadOutcome.DUPLICATE_KEYS;
-      } else if (loop.tooManyRejects()) {
-        outcome = LoadOutcome.TOO_MANY_ERRORS; // every row is in and indexed, but too many rejects
-      }
-      // Every row is in: what is left is for idxbuild, not for a resumed load.
-      removeResumePoint(run.key());
     }
     listener.phase(LoadPhase.DONE);
     Map<String, IndexStatus> indexes = indexStates(table);

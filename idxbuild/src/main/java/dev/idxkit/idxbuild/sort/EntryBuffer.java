@@ -61,7 +61,7 @@ public final class EntryBuffer {
   private int growths;
   // While every entry has the same length and came with a RID (last 8 bytes) no lower than the one
   // before, and nothing has reordered the pairs, ArrivalOrderSort can sort on the key part alone.
-  private int fixedLength = -1; // -1: no entry yet; -2: lengths differ
+  private int fixedLength = -1; // -1: no entry yet; -2: lengths differ; 0: empty entries
   private boolean ridOrder = true;
   private boolean arrivalOrder = true;
   private long lastRid;
@@ -137,7 +137,7 @@ public final class EntryBuffer {
       return; // compacted: in order, and nothing was added since (add restores the pairs)
     }
     int base = start();
-    if (arrivalOrder && ridOrder && fixedLength > 0 && dataLen == n * fixedLength) {
+    if (arrivalOrder && ridOrder && isFixedLength()) {
       arrivalOrder = false;
       if (ArrivalOrderSort.sort(arena, base, n, fixedLength)) {
         sortedByArrival = true;
@@ -190,8 +190,9 @@ public final class EntryBuffer {
     return isFixedLength() ? dataLen : dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
   }
 
+  /** Every entry (at least one) has the length {@link #fixedLength}: add tracks each one. */
   private boolean isFixedLength() {
-    return stride > 0 || (n > 0 && fixedLength > 0 && dataLen == (long) n * fixedLength);
+    return fixedLength > 0;
   }
 
   /** Compacts; returns the arena replaced, or null when nothing was replaced. */

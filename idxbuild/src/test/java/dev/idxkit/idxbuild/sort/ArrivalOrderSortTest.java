@@ -81,11 +81,30 @@ class ArrivalOrderSortTest {
       String what = java.util.Arrays.toString(s) + "; " + repro;
       assertThat(b.sortedByArrival()).as(what).isTrue();
       assertSameEntries(drain(b.source()), TestEntries.sorted(in), what);
-      // Compacting, range reads and a second sort (the general path) see the same order.
+      // Compacted, the fixed-length entries are kept without their pairs, in the same order,
+      // for whole and range reads.
+      List<byte[]> expected = TestEntries.sorted(in);
+      long entryBytes = (long) in.size() * in.get(0).length;
       b.compact();
+      assertThat(b.bytesUsed()).as("compact: entries alone; %s", what).isEqualTo(entryBytes);
+      assertThat(b.bytesAllocated()).as("compact: entries alone; %s", what).isEqualTo(entryBytes);
+      assertSameEntries(drain(b.source()), expected, "compacted " + what);
+      if (expected.size() >= 4) {
+        int lo = expected.size() / 4;
+        int hi = 3 * expected.size() / 4;
+        assertSameEntries(
+            drain(b.source(expected.get(lo), expected.get(hi))),
+            expected.subList(lo, hi),
+            "range " + what);
+      }
+      // An entry added after the compact brings the pairs back; the next sort is the general one.
+      byte[] extra = scanEntries(r, 1, 1, s[2], s[3], s[4]).get(0);
+      assertThat(b.add(extra)).as(what).isTrue();
       b.sort();
       assertThat(b.sortedByArrival()).as(what).isFalse();
-      assertSameEntries(drain(b.source()), TestEntries.sorted(in), "resorted " + what);
+      List<byte[]> more = new ArrayList<>(in);
+      more.add(extra);
+      assertSameEntries(drain(b.source()), TestEntries.sorted(more), "resorted " + what);
     }
   }
 

@@ -55,6 +55,7 @@ final class CsvDirectParser {
   private int[] fieldEnd = new int[16];
   private byte[] fieldKind = new byte[16]; // PLAIN, QUOTED or ESCAPED
   private byte[] unescaped = new byte[256];
+  private char[] scratchChars = new char[64]; // a field's chars for the reference parser
 
   /** The value just parsed by a fast parser (a long, an unscaled decimal, an epoch day). */
   private long parsed;
@@ -316,13 +317,13 @@ final class CsvDirectParser {
    */
   private boolean slow(int c, byte[] b, int s, int e, boolean asNull) {
     ColumnDef col = columns[c];
-    char[] chars = new String(b, s, e - s, StandardCharsets.UTF_8).toCharArray();
+    int n = toChars(b, s, e);
     Object v;
     try {
-      v = asNull ? Values.coerce(col, null) : Values.parse(col, chars, 0, chars.length);
+      v = asNull ? Values.coerce(col, null) : Values.parse(col, scratchChars, 0, n);
     } catch (InvalidValueException ex) {
       errorColumn = col.name();
-      errorValue = new String(chars);
+      errorValue = new String(scratchChars, 0, n);
       errorReason = ex.reason();
       return false;
     }
@@ -336,6 +337,28 @@ final class CsvDirectParser {
       }
     }
     return true;
+  }
+
+  /**
+   * Decodes the UTF-8 {@code b[s, e)} into {@link #scratchChars}; returns the char count. Columns
+   * the fast path never converts (DOUBLE, TIMESTAMP, BOOLEAN, ...) come here for every value, so
+   * ASCII, the usual case, is widened in place without a String.
+   */
+  private int toChars(byte[] b, int s, int e) {
+    int n = e - s;
+    if (scratchChars.length < n) {
+      scratchChars = new char[Math.max(n, scratchChars.length * 2)];
+    }
+    for (int i = 0; i < n; i++) {
+      byte x = b[s + i];
+      if (x < 0) {
+        String text = new String(b, s, n, StandardCharsets.UTF_8);
+        text.getChars(0, text.length(), scratchChars, 0); // UTF-16 is never longer than UTF-8
+        return text.length();
+      }
+      scratchChars[i] = (char) x;
+    }
+    return n;
   }
 
   /** {@code -?d{1,18}} into {@link #parsed}. */

@@ -92,7 +92,7 @@ public final class EncodedBatch implements RecordBatch {
     return rows.end(i);
   }
 
-  @Override
+  /** The 1-based input line where record {@code i} starts (the row number for the generator). */
   public long line(int i) {
     return rows.line(i);
   }

@@ -14,9 +14,6 @@ public interface RecordBatch {
   /** The reject at {@code i}, or null if record {@code i} is a row. */
   RejectedRow reject(int i);
 
-  /** The 1-based input line where record {@code i} starts (the row number for the generator). */
-  long line(int i);
-
   /** Byte offset (files) or row count (generator) after record {@code i}. */
   long resumeOffset(int i);
 

@@ -32,12 +32,6 @@ public final class ValueBatch implements RecordBatch {
   }
 
   @Override
-  public long line(int i) {
-    InputRecord r = records.get(i);
-    return r instanceof InputRow row ? row.line() : ((RejectedRow) r).line();
-  }
-
-  @Override
   public long resumeOffset(int i) {
     InputRecord r = records.get(i);
     return r instanceof InputRow row ? row.resumeOffset() : ((RejectedRow) r).resumeOffset();
