@@ -128,9 +128,15 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
     {"NotDirectoryException", "not a directory: "},
   };
 
+  /**
+   * A class name ending in Exception or Error, with its package if any, and the {@code ": "} after
+   * it. Not inside a path or file name ({@code /data/ImportError.csv}, {@code ImportError.csv}):
+   * what a user named is never cut out of the line.
+   */
   private static final Pattern EXCEPTION_NAME =
       Pattern.compile(
-          "(?:\\b[a-z][a-z0-9_]*\\.)*\\b([A-Z][A-Za-z0-9_]*(?:Exception|Error))(?:: ?)?");
+          "(?<![\\w/.-])(?:[a-z][a-z0-9_]*\\.)*([A-Z][A-Za-z0-9_]*(?:Exception|Error))"
+              + "(?![\\w/-]|\\.\\w)(?:: ?)?");
 
   /** {@code java.nio.file.NoSuchFileException: x} becomes {@code no such file or directory: x}. */
   static String plainWords(String line) {

@@ -63,5 +63,15 @@ class PathChecksTest {
     assertThat(Failures.oneLine("write failed: FileSystemException: sort1: Is a directory"))
         .isEqualTo("write failed: sort1: Is a directory");
     assertThat(Failures.oneLine("Error in line 3")).isEqualTo("Error in line 3");
+    assertThat(Failures.oneLine("stopped: java.io.EOFException")).isEqualTo("stopped:");
+    // What the user named stays, even when it looks like a class name.
+    assertThat(Failures.oneLine("--csv ImportError.csv : does not exist"))
+        .isEqualTo("--csv ImportError.csv : does not exist");
+    assertThat(
+            Failures.oneLine(
+                "cannot open /data/LoadError/a.csv: java.nio.file.NoSuchFileException:"
+                    + " /data/LoadError/a.csv"))
+        .isEqualTo(
+            "cannot open /data/LoadError/a.csv: no such file or directory: /data/LoadError/a.csv");
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idxkit.cli.output.Json;
 import dev.idxkit.cli.output.Sizes;
+import dev.idxkit.cli.server.RebuildProgress;
 import dev.idxkit.core.IdxkitIOException;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.RebuildPlan;
@@ -57,33 +58,9 @@ final class IdxbuildOutput {
         o.mergeFanIn(),
         o.mergeBlockKb(),
         o.leafFill());
-    out.printf(
-        Locale.ROOT,
-        "  %-5s %-36s %14s %11s %11s %-9s %s%n",
-        "group",
-        "indexes",
-        "est. entries",
-        "est. size",
-        "memory",
-        "sorts",
-        "temp directory");
-    for (RebuildPlan.Group g : plan.groups()) {
-      out.printf(
-          Locale.ROOT,
-          "  %-5d %-36s %,14d %11s %11s %-9s %s%n",
-          g.number(),
-          String.join(", ", g.indexNames()),
-          g.estimatedEntries(),
-          Sizes.bytes(g.estimatedBytes()),
-          Sizes.bytes(g.memoryBytes()),
-          g.fitsInMemory() ? "in memory" : "in runs",
-          g.firstDirectory());
+    for (String line : RebuildProgress.groupTable(plan)) {
+      out.println("  " + line);
     }
-    out.println(
-        "  estimated temp space: "
-            + (plan.estimatedTempBytes() == 0
-                ? "none (every group fits in memory)"
-                : Sizes.bytes(plan.estimatedTempBytes())));
     out.flush();
   }
 

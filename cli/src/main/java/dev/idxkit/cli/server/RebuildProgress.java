@@ -61,6 +61,16 @@ public final class RebuildProgress implements RebuildListener {
             plan.groups().size() == 1 ? "" : "s",
             plan.scanThreads(),
             plan.scanThreads() == 1 ? "" : "s"));
+    out.addAll(groupTable(plan));
+    return out;
+  }
+
+  /**
+   * The plan's sort groups as a table (header, one line per group, the temp space estimate): shared
+   * with the {@code idxbuild} printout so the page and the terminal show the same table.
+   */
+  public static List<String> groupTable(RebuildPlan plan) {
+    List<String> out = new ArrayList<>();
     out.add(
         String.format(
             Locale.ROOT,

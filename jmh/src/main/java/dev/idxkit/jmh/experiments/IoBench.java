@@ -1,12 +1,14 @@
 package dev.idxkit.jmh.experiments;
 
 import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.idxbuild.ResourceUsage;
 import dev.idxkit.jmh.ExperimentArgs;
 import dev.idxkit.jmh.experiments.IoReader.Method;
 import dev.idxkit.jmh.report.Chart;
 import dev.idxkit.jmh.report.ResultWriter;
 import dev.idxkit.jmh.report.Results;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +52,16 @@ public final class IoBench {
   };
 
   static final String[] PATTERNS = {"sequential", "random"};
+
+  /**
+   * Whether this system counts the bytes a process caused to be read from storage ({@code
+   * read_bytes} of {@code /proc/self/io}, which {@link ResourceUsage} reads; Linux only). It is
+   * counted when a read request reaches the block layer, so it includes the read-ahead a page fault
+   * or a {@code read} triggers and nothing the page cache served: the difference over a
+   * measurement, divided by its reads, is what one read cost the device (for a mapping without
+   * advice, the device's read-ahead window, not the chunk).
+   */
+  private static final boolean DEVICE_COUNTED = Files.isReadable(Path.of("/proc/self/io"));
 
   private IoBench() {}
 
@@ -323,7 +335,7 @@ public final class IoBench {
       boolean sequential = pattern.equals("sequential");
       long align = reader.offsetAlignment(chunk);
       long slots = (reader.fileSize - chunk) / align + 1;
-      long deviceBefore = DeviceReads.bytes();
+      long deviceBefore = ResourceUsage.now().bytesRead();
       long deadline = System.nanoTime() + millis * 1_000_000L;
       long reads = 0;
       long t0 = System.nanoTime();
@@ -341,9 +353,8 @@ public final class IoBench {
         reads++;
       } while (System.nanoTime() < deadline);
       double seconds = (System.nanoTime() - t0) / 1e9;
-      long deviceAfter = DeviceReads.bytes();
-      long deviceBytesPerRead =
-          deviceBefore < 0 || deviceAfter < 0 ? -1 : (deviceAfter - deviceBefore) / reads;
+      long deviceAfter = ResourceUsage.now().bytesRead();
+      long deviceBytesPerRead = DEVICE_COUNTED ? (deviceAfter - deviceBefore) / reads : -1;
       long bytes = reads * chunk;
       double mib = bytes / 1048576.0 / seconds;
       points.row(

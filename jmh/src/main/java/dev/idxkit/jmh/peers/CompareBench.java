@@ -403,14 +403,7 @@ public final class CompareBench {
               mine),
           cpu <= 1.1);
     }
-    String best = null;
-    for (String p : c.stores()) {
-      if (!p.equals(me)
-          && !p.equals("lmdb")
-          && (best == null || sheet.value(p, "", "lookup") > sheet.value(best, "", "lookup"))) {
-        best = p;
-      }
-    }
+    String best = fastestOther(c, sheet, "lookup", "lmdb");
     if (best != null) {
       double b = sheet.value(best, "", "lookup");
       sheet.goal(
@@ -457,14 +450,7 @@ public final class CompareBench {
               rocks),
           mine >= rocks);
     }
-    String best = null;
-    for (String p : c.stores()) {
-      if (!p.equals(me)
-          && !p.equals("rocksdb")
-          && (best == null || sheet.value(p, "", "insert") > sheet.value(best, "", "insert"))) {
-        best = p;
-      }
-    }
+    String best = fastestOther(c, sheet, "insert", "rocksdb");
     if (best != null) {
       double b = sheet.value(best, "", "insert");
       sheet.goal(
@@ -478,6 +464,22 @@ public final class CompareBench {
               b),
           mine > b);
     }
+  }
+
+  /**
+   * The store with the highest {@code metric} other than idxkit and {@code except} (the peer that
+   * has a goal of its own), or null when there is none.
+   */
+  private static String fastestOther(Config c, ResultSheet sheet, String metric, String except) {
+    String best = null;
+    for (String p : c.stores()) {
+      if (!p.equals("idxkit")
+          && !p.equals(except)
+          && (best == null || sheet.value(p, "", metric) > sheet.value(best, "", metric))) {
+        best = p;
+      }
+    }
+    return best;
   }
 
   static List<BarCharts.Panel> panels(Config c, ResultSheet sheet) {

@@ -1,6 +1,5 @@
 package dev.idxkit.jmh.peers;
 
-import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.schema.TableDef;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,11 +87,6 @@ final class DuckDbPeer extends SqlPeer {
   /** A SQL string literal. */
   static String quote(String s) {
     return "'" + s.replace("'", "''") + "'";
-  }
-
-  @Override
-  String countSql(IndexInfo ix) {
-    return "SELECT count(*) FROM " + ix.table().name() + " WHERE " + keyPredicate(ix);
   }
 
   @Override

@@ -1,16 +1,13 @@
 package dev.idxkit.jmh.peers;
 
-import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.schema.TableDef;
 import java.io.BufferedInputStream;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.LocalDate;
 import org.postgresql.PGConnection;
 
 /**
@@ -99,20 +96,6 @@ final class PostgresPeer extends SqlPeer {
 
   static String copySql(String table) {
     return "COPY " + table + " FROM STDIN (FORMAT csv, HEADER true)";
-  }
-
-  @Override
-  String countSql(IndexInfo ix) {
-    return "SELECT count(*) FROM " + ix.table().name() + " WHERE " + keyPredicate(ix);
-  }
-
-  @Override
-  void bind(PreparedStatement ps, int position, Object value) throws SQLException {
-    if (value instanceof LocalDate d) {
-      ps.setObject(position, d);
-    } else {
-      ps.setObject(position, value);
-    }
   }
 
   @Override

@@ -65,11 +65,22 @@ abstract class SqlPeer implements AutoCloseable {
   /** Creates {@code table} as a heap (no key) and fills it from {@code csv}; returns its rows. */
   abstract long load(Path csv, TableDef table) throws Exception;
 
-  /** {@code SELECT count(*)} of rows whose {@code ix} key equals the bound values, through ix. */
-  abstract String countSql(IndexInfo ix);
+  /**
+   * {@code SELECT count(*)} of rows whose {@code ix} key equals the bound values, through ix. This
+   * plain form leaves the choice to the planner (PostgreSQL and DuckDB pick the index on their
+   * own); a peer that must be told which index to read overrides it.
+   */
+  String countSql(IndexInfo ix) {
+    return "SELECT count(*) FROM " + ix.table().name() + " WHERE " + keyPredicate(ix);
+  }
 
-  /** Binds one key value (Long, Integer, LocalDate, ...) the way this peer stores it. */
-  abstract void bind(PreparedStatement ps, int position, Object value) throws SQLException;
+  /**
+   * Binds one key value (Long, Integer, LocalDate, ...) the way this peer stores it: as the JDBC
+   * driver maps the Java type, unless the peer overrides it.
+   */
+  void bind(PreparedStatement ps, int position, Object value) throws SQLException {
+    ps.setObject(position, value);
+  }
 
   /**
    * What {@link #loadAndIndex} took: rows loaded, wall and process CPU nanos of the load and of the
