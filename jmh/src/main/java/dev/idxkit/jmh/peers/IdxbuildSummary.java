@@ -14,10 +14,16 @@ import java.util.Map;
  *
  * <p>Goals (issue 4), each evaluated only when the configurations it needs were run: idxkit with
  * the most threads and memory at least 3x faster than the faster peer; the primary key alone at
- * least 1.7x faster on the most threads than on the fewest; the smallest memory within 1.5x of the
- * largest, per thread count.
+ * least {@value #PK_THREAD_SPEEDUP_BAR}x faster on the most threads than on the fewest (issue 14
+ * raised it from 1.7); the smallest memory within 1.5x of the largest, per thread count.
  */
 final class IdxbuildSummary {
+  /**
+   * Issue 14: one big index (the primary key alone) on the most threads at least this many times as
+   * fast as on the fewest.
+   */
+  static final double PK_THREAD_SPEEDUP_BAR = 1.8;
+
   private IdxbuildSummary() {}
 
   /** Ratios and the issue's goals from the recorded figures. */
@@ -102,9 +108,14 @@ final class IdxbuildSummary {
             "speed-up from " + tMin + " to " + tMax + " threads");
         if (pk) {
           s.goal(
-              tMax + " threads >= 1.7x " + tMin + " thread on a single big index (primary key)",
+              String.format(
+                  Locale.ROOT,
+                  "%d threads >= %.1fx %d thread on a single big index (primary key)",
+                  tMax,
+                  PK_THREAD_SPEEDUP_BAR,
+                  tMin),
               String.format(Locale.ROOT, "%.2f s / %.2f s = %.2fx", one, two, one / two),
-              one / two >= 1.7);
+              one / two >= PK_THREAD_SPEEDUP_BAR);
         }
       }
     }
