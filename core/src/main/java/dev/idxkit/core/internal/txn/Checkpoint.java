@@ -62,17 +62,25 @@ final class Checkpoint implements AutoCloseable {
   private final AreaFiles areas;
   private final PageIndex index;
   private final int pageSize;
+  private final WriteBehind.Kernel kernel;
   private AsyncWriter homeWriter;
   private String writeBehindProblem;
   private long writeBehindRequests;
   private volatile CheckpointStats last = CheckpointStats.NONE;
 
-  Checkpoint(Wal wal, MetaFile metaFile, AreaFiles areas, PageIndex index, int pageSize) {
+  Checkpoint(
+      Wal wal,
+      MetaFile metaFile,
+      AreaFiles areas,
+      PageIndex index,
+      int pageSize,
+      WriteBehind.Kernel kernel) {
     this.wal = wal;
     this.metaFile = metaFile;
     this.areas = areas;
     this.index = index;
     this.pageSize = pageSize;
+    this.kernel = kernel;
   }
 
   /** Timings of the most recent checkpoint. */
@@ -139,7 +147,7 @@ final class Checkpoint implements AutoCloseable {
     if (homeWriter == null) {
       homeWriter = new AsyncWriter(8, Math.max(pageSize, 1 << 20), 4);
     }
-    WriteBehind behind = new WriteBehind(WriteBehind.NATIVE, WriteBehind.STEP);
+    WriteBehind behind = new WriteBehind(kernel, WriteBehind.STEP);
     try (behind) {
       copyHome(keys, touched, behind);
     } catch (RuntimeException e) {

@@ -57,7 +57,8 @@ final class CommitPath implements AutoCloseable {
     this.areas = areas;
     this.committed = committed;
     this.options = options;
-    this.checkpoint = new Checkpoint(wal, metaFile, areas, committed.index(), pageSize);
+    this.checkpoint =
+        new Checkpoint(wal, metaFile, areas, committed.index(), pageSize, options.writeBehind());
     this.lastLsn = committed.meta().checkpointLsn();
     this.pageSize = pageSize;
   }

@@ -2,6 +2,7 @@ package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.internal.io.WriteBehind;
 import dev.idxkit.core.spi.FileIo;
 import dev.idxkit.core.spi.Page;
 
@@ -18,6 +19,8 @@ import dev.idxkit.core.spi.Page;
  * @param fileIo opens the channels of the area files, the log and the meta file (and, for a rebuild
  *     of this database, its sort runs): {@link FileIo#DEFAULT} in production, a fault-injecting one
  *     in tests
+ * @param writeBehind how a checkpoint asks the kernel to start writing pages out as it goes ({@link
+ *     WriteBehind}): {@link WriteBehind#NATIVE} in production, a refusing one in tests
  */
 public record StoreOptions(
     int pageSize,
@@ -26,7 +29,8 @@ public record StoreOptions(
     int asyncFlushMillis,
     boolean readOnly,
     FileIo fileIo,
-    long dirtyPageBytes) {
+    long dirtyPageBytes,
+    WriteBehind.Kernel writeBehind) {
   public static final long DEFAULT_CHECKPOINT_BYTES = 64L << 20;
   public static final long DEFAULT_DIRTY_PAGE_BYTES = 256L << 20;
 
@@ -50,6 +54,10 @@ public record StoreOptions(
       throw new InvalidInputException(
           "dirtyPageBytes : " + dirtyPageBytes + " (expected: >= " + (1 << 20) + ")");
     }
+    if (writeBehind == null) {
+      throw new InvalidInputException(
+          "writeBehind : null (expected: WriteBehind.NATIVE or a test's)");
+    }
   }
 
   /** The options as they were before {@code fileIo}: real files, the default dirty-page bound. */
@@ -66,7 +74,8 @@ public record StoreOptions(
         asyncFlushMillis,
         readOnly,
         FileIo.DEFAULT,
-        DEFAULT_DIRTY_PAGE_BYTES);
+        DEFAULT_DIRTY_PAGE_BYTES,
+        WriteBehind.NATIVE);
   }
 
   public static StoreOptions defaults() {
@@ -77,36 +86,91 @@ public record StoreOptions(
         200,
         false,
         FileIo.DEFAULT,
-        DEFAULT_DIRTY_PAGE_BYTES);
+        DEFAULT_DIRTY_PAGE_BYTES,
+        WriteBehind.NATIVE);
   }
 
   public StoreOptions withPageSize(int size) {
     return new StoreOptions(
-        size, durability, checkpointBytes, asyncFlushMillis, readOnly, fileIo, dirtyPageBytes);
+        size,
+        durability,
+        checkpointBytes,
+        asyncFlushMillis,
+        readOnly,
+        fileIo,
+        dirtyPageBytes,
+        writeBehind);
   }
 
   public StoreOptions withDurability(Durability d) {
     return new StoreOptions(
-        pageSize, d, checkpointBytes, asyncFlushMillis, readOnly, fileIo, dirtyPageBytes);
+        pageSize,
+        d,
+        checkpointBytes,
+        asyncFlushMillis,
+        readOnly,
+        fileIo,
+        dirtyPageBytes,
+        writeBehind);
   }
 
   public StoreOptions withCheckpointBytes(long bytes) {
     return new StoreOptions(
-        pageSize, durability, bytes, asyncFlushMillis, readOnly, fileIo, dirtyPageBytes);
+        pageSize,
+        durability,
+        bytes,
+        asyncFlushMillis,
+        readOnly,
+        fileIo,
+        dirtyPageBytes,
+        writeBehind);
   }
 
   public StoreOptions withReadOnly(boolean ro) {
     return new StoreOptions(
-        pageSize, durability, checkpointBytes, asyncFlushMillis, ro, fileIo, dirtyPageBytes);
+        pageSize,
+        durability,
+        checkpointBytes,
+        asyncFlushMillis,
+        ro,
+        fileIo,
+        dirtyPageBytes,
+        writeBehind);
   }
 
   public StoreOptions withFileIo(FileIo io) {
     return new StoreOptions(
-        pageSize, durability, checkpointBytes, asyncFlushMillis, readOnly, io, dirtyPageBytes);
+        pageSize,
+        durability,
+        checkpointBytes,
+        asyncFlushMillis,
+        readOnly,
+        io,
+        dirtyPageBytes,
+        writeBehind);
+  }
+
+  public StoreOptions withWriteBehind(WriteBehind.Kernel kernel) {
+    return new StoreOptions(
+        pageSize,
+        durability,
+        checkpointBytes,
+        asyncFlushMillis,
+        readOnly,
+        fileIo,
+        dirtyPageBytes,
+        kernel);
   }
 
   public StoreOptions withDirtyPageBytes(long bytes) {
     return new StoreOptions(
-        pageSize, durability, checkpointBytes, asyncFlushMillis, readOnly, fileIo, bytes);
+        pageSize,
+        durability,
+        checkpointBytes,
+        asyncFlushMillis,
+        readOnly,
+        fileIo,
+        bytes,
+        writeBehind);
   }
 }
