@@ -13,6 +13,7 @@ import dev.idxkit.loader.input.CsvOptions;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
+import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -86,6 +87,27 @@ public final class CsvExport {
     }
     rows.flush();
     return n;
+  }
+
+  /**
+   * One row as one CSV record in {@code options} (its delimiter, quote, NULL marker and trailing
+   * delimiter; never a header), without the line end: text that {@link
+   * dev.idxkit.loader.input.CsvSource} with the same options reads back as the same row. For a
+   * reject file, where a row the load already stored must be written as the input would have held
+   * it.
+   */
+  public static String record(List<ColumnDef> columns, Object[] values, CsvOptions options) {
+    StringWriter out = new StringWriter();
+    int[] all = java.util.stream.IntStream.range(0, columns.size()).toArray();
+    Rows rows = new Rows(columns, all, out, options.withHeader(false));
+    rows.row(values);
+    rows.flush();
+    StringBuffer b = out.getBuffer();
+    int end = b.length();
+    while (end > 0 && (b.charAt(end - 1) == '\n' || b.charAt(end - 1) == '\r')) {
+      end--; // the record's line end; a line break inside a value is quoted, so never last
+    }
+    return b.substring(0, end);
   }
 
   /**

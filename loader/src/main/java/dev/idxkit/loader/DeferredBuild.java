@@ -9,7 +9,6 @@ import dev.idxkit.core.Durability;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
-import dev.idxkit.core.schema.Values;
 import dev.idxkit.loader.input.RejectedRow;
 import dev.idxkit.loader.internal.DuplicateText;
 import dev.idxkit.loader.internal.LoadLoop;
@@ -59,6 +58,7 @@ final class DeferredBuild {
 
   private final Database db;
   private final TableInfo table;
+  private final LoadInput input;
   private final IndexBuild indexBuild;
   private final RowLines lines;
   private final LoadLoop loop;
@@ -72,6 +72,7 @@ final class DeferredBuild {
   DeferredBuild(
       Database db,
       TableInfo table,
+      LoadInput input,
       IndexBuild indexBuild,
       RowLines lines,
       LoadLoop loop,
@@ -79,6 +80,7 @@ final class DeferredBuild {
       boolean keepResumePoint) {
     this.db = db;
     this.table = table;
+    this.input = input;
     this.indexBuild = indexBuild;
     this.lines = lines;
     this.loop = loop;
@@ -149,19 +151,12 @@ final class DeferredBuild {
     }
   }
 
-  /** The row's values as a CSV-like line, for the reject file's raw text. */
+  /**
+   * The row as a record of the load's input ({@link LoadInput#recordText}: for CSV, quoted and with
+   * the NULL marker as the input's options read them), so the reject file's line can be fixed and
+   * loaded again.
+   */
   private String rowText(Row row) {
-    if (row == null) {
-      return null;
-    }
-    StringBuilder sb = new StringBuilder();
-    Object[] v = row.values();
-    for (int i = 0; i < v.length; i++) {
-      sb.append(i == 0 ? "" : ",");
-      if (v[i] != null) {
-        sb.append(Values.format(table.def().columns().get(i).type(), v[i]));
-      }
-    }
-    return sb.toString();
+    return row == null ? null : input.recordText(table.def().columns(), row.values());
   }
 }

@@ -1,6 +1,10 @@
 package dev.idxkit.loader;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.idxkit.core.schema.ColumnDef;
 import dev.idxkit.core.schema.TableDef;
+import dev.idxkit.core.schema.Values;
 import dev.idxkit.loader.input.CsvOptions;
 import dev.idxkit.loader.input.CsvSource;
 import dev.idxkit.loader.input.JsonLinesOptions;
@@ -10,7 +14,11 @@ import dev.idxkit.loader.input.RowSource;
 import dev.idxkit.loader.input.TpchOptions;
 import dev.idxkit.loader.input.TpchSchema;
 import dev.idxkit.loader.input.TpchSource;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Where a load's rows come from: opens a {@link RowSource} at the start or at a {@link
@@ -40,6 +48,17 @@ public interface LoadInput {
   /** Opens the input for {@code table} at {@code from}, or at its start if {@code from} is null. */
   RowSource open(TableDef table, ResumePoint from);
 
+  /**
+   * A row the load already stored, as one record of this input (no line end): what the reject file
+   * shows of a row rejected after loading (a duplicate key found by the deferred index build), so
+   * that the line can be fixed and loaded again with the same options. A CSV input writes a record
+   * of its own CSV (delimiter, quote, NULL marker); a JSON Lines input one object; inputs with no
+   * text of their own (the generator) a record of the CSV that {@code idxkit dump} writes.
+   */
+  default String recordText(List<ColumnDef> columns, Object[] values) {
+    return CsvExport.record(columns, values, CsvOptions.defaults());
+  }
+
   /** A CSV file; see {@link CsvOptions} for NULL, header and delimiter handling. */
   static LoadInput csv(Path file, CsvOptions options) {
     return new FileInput(
@@ -59,6 +78,11 @@ public interface LoadInput {
       public RowSource open(TableDef table, ResumePoint from) {
         return CsvSource.open(file, table, options, from);
       }
+
+      @Override
+      public String recordText(List<ColumnDef> columns, Object[] values) {
+        return CsvExport.record(columns, values, options);
+      }
     };
   }
 
@@ -68,6 +92,11 @@ public interface LoadInput {
       @Override
       public RowSource open(TableDef table, ResumePoint from) {
         return JsonLinesSource.open(file, table, options, from);
+      }
+
+      @Override
+      public String recordText(List<ColumnDef> columns, Object[] values) {
+        return jsonRecord(columns, values);
       }
     };
   }
@@ -105,6 +134,31 @@ public interface LoadInput {
         return name();
       }
     };
+  }
+
+  /**
+   * {@code {"id":"1","name":"a, \\"b\\"","note":null}}: every value as its canonical text in a JSON
+   * string, which the JSON Lines reader parses for any column type, so no type needs its own JSON
+   * form.
+   */
+  private static String jsonRecord(List<ColumnDef> columns, Object[] values) {
+    StringWriter out = new StringWriter();
+    try (JsonGenerator g = new JsonFactory().createGenerator(out)) {
+      g.writeStartObject();
+      for (int i = 0; i < columns.size(); i++) {
+        ColumnDef c = columns.get(i);
+        g.writeFieldName(c.name());
+        if (values[i] == null) {
+          g.writeNull();
+        } else {
+          g.writeString(Values.format(c.type(), values[i]));
+        }
+      }
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a StringWriter does not fail
+    }
+    return out.toString();
   }
 
   private static String show(char c) {

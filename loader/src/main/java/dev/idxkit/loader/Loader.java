@@ -385,7 +385,14 @@ public final class Loader {
 
   private DeferredBuild.Outcome deferredBuild(Run run, LoadLoop loop, boolean keepResumePoint) {
     return new DeferredBuild(
-            db, run.table(), indexBuild, run.lines(), loop, run.key(), keepResumePoint)
+            db,
+            run.table(),
+            options.input(),
+            indexBuild,
+            run.lines(),
+            loop,
+            run.key(),
+            keepResumePoint)
         .run(run.listener()::indexBuild);
   }
 

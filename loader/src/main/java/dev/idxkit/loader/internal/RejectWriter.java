@@ -27,7 +27,9 @@ import java.nio.file.StandardOpenOption;
  * 1-based line where the record starts (the row number for the generator), the column when the
  * problem is one field, what is wrong, and the raw text (the field, or the record when the problem
  * is the whole record) as the input had it, cut at 1000 characters, bytes that are not UTF-8 as
- * {@code \xNN}. Line breaks and tabs inside the raw text and reason are written as {@code \n},
+ * {@code \xNN}; a row rejected after it was stored (a duplicate key found by the deferred index
+ * build) is written as a record of the input ({@code LoadInput.recordText}), which loads back as
+ * the same row. Line breaks and tabs inside the raw text and reason are written as {@code \n},
  * {@code \r}, {@code \t} so that every reject is one line (a backslash is left as it is, so the
  * text stays as close to the input as it can). Lines starting with {@code #} are comments: the
  * header, and a note where a resumed load continued.
