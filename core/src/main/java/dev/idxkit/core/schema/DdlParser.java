@@ -1,6 +1,7 @@
 package dev.idxkit.core.schema;
 
 import dev.idxkit.core.DdlException;
+import dev.idxkit.core.ProblemText;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -113,7 +114,7 @@ public final class DdlParser {
     } catch (RuntimeException e) {
       // JSqlParser failing in another way (TokenMgrException, an NPE on odd input): still the
       // user's statement that cannot be read, so say which one rather than show a stack trace.
-      throw st.error(0, "cannot parse this statement: " + e);
+      throw st.error(0, "cannot parse this statement: " + ProblemText.of(e));
     }
     if (rest.kind != CCJSqlParserConstants.EOF) {
       throw leftOver(st, st.indexInText(rest.beginLine, rest.beginColumn), table);

@@ -2,6 +2,7 @@ package dev.idxkit.core.schema;
 
 import static dev.idxkit.core.schema.ValueFormat.show;
 
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.core.schema.Values.InvalidValueException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -261,16 +262,19 @@ final class ValueCoercion {
   }
 
   private static InvalidValueException wrongClass(ColumnDef col, Object v) {
-    String hint = v instanceof String ? " (text goes through Values.parse)" : "";
+    // In the API caller's terms: the Java type given, the SQL type and the Java type it takes.
+    String hint = v instanceof String ? "; text goes through Values.parse" : "";
     return new InvalidValueException(
         col,
-        "expected "
-            + col.type().kind().javaClass().getSimpleName()
-            + ", got "
-            + v.getClass().getName()
-            + " "
+        ProblemText.javaType(v)
+            + " ("
             + show(v)
-            + hint);
+            + ") where "
+            + ProblemText.withArticle(col.type().sql())
+            + " is expected (Java type "
+            + ProblemText.javaType(col.type().kind().javaClass())
+            + hint
+            + ")");
   }
 
   static InvalidValueException outOfRange(ColumnDef col, String shown, long min, long max) {

@@ -1,6 +1,7 @@
 package dev.idxkit.core.schema;
 
 import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.ProblemText;
 import java.math.BigDecimal;
 import java.time.LocalDateTime;
 
@@ -30,13 +31,13 @@ final class ValueFormat {
     if (!type.kind().javaClass().isInstance(v)) {
       throw new InvalidInputException(
           "cannot format "
-              + v.getClass().getName()
-              + " "
+              + ProblemText.javaType(v)
+              + " ("
               + show(v)
-              + " as "
+              + ") as "
               + type.sql()
-              + " (expected "
-              + type.kind().javaClass().getSimpleName()
+              + " (Java type "
+              + ProblemText.javaType(type.kind().javaClass())
               + ")");
     }
     switch (type.kind()) {

@@ -256,9 +256,11 @@ class ValuesTest {
     assertThatThrownBy(() -> Values.coerce(int4, new BigDecimal("5.5")))
         .hasMessage("column c INT: 5.5 has a fraction; INT holds whole numbers");
     assertThatThrownBy(() -> Values.coerce(int4, 5.0))
-        .hasMessage("column c INT: expected Integer, got java.lang.Double 5.0");
+        .hasMessage("column c INT: a Double (5.0) where an INT is expected (Java type Integer)");
     assertThatThrownBy(() -> Values.coerce(int4, "5"))
-        .hasMessageContaining("got java.lang.String \"5\" (text goes through Values.parse)");
+        .hasMessageContaining(
+            "a String (\"5\") where an INT is expected (Java type Integer; text goes through"
+                + " Values.parse)");
   }
 
   @Test
@@ -286,7 +288,8 @@ class ValuesTest {
     assertThatThrownBy(() -> Values.coerce(d102, BigInteger.ONE.shiftLeft(200)))
         .hasMessageContaining("does not fit DECIMAL(10,2)");
     assertThatThrownBy(() -> Values.coerce(d102, "1.00"))
-        .hasMessageContaining("expected BigDecimal, got java.lang.String");
+        .hasMessageContaining("a String (")
+        .hasMessageContaining("where a DECIMAL(10,2) is expected (Java type BigDecimal;");
   }
 
   @Test
@@ -295,7 +298,8 @@ class ValuesTest {
     assertThatThrownBy(() -> Values.coerce(col(ColumnType.varchar(2)), "abc"))
         .hasMessageContaining("is 3 characters, longer than VARCHAR(2)");
     assertThatThrownBy(() -> Values.coerce(col(TypeKind.TEXT), 'a'))
-        .hasMessageContaining("expected String, got java.lang.Character");
+        .hasMessageContaining("a Character (")
+        .hasMessageContaining("is expected (Java type String)");
 
     LocalDateTime micros = LocalDateTime.of(2024, 1, 1, 0, 0, 0, 123_456_000);
     assertThat(Values.coerce(col(TypeKind.TIMESTAMP), micros)).isSameAs(micros);
@@ -310,11 +314,11 @@ class ValuesTest {
     assertThatThrownBy(() -> Values.coerce(col(TypeKind.DATE), LocalDate.MIN))
         .hasMessageContaining("outside the DATE range");
     assertThatThrownBy(() -> Values.coerce(col(TypeKind.DATE), micros))
-        .hasMessageContaining("expected LocalDate");
+        .hasMessageContaining("(Java type LocalDate");
 
     assertThat(Values.coerce(col(TypeKind.BOOLEAN), true)).isEqualTo(true);
     assertThatThrownBy(() -> Values.coerce(col(TypeKind.BOOLEAN), 1))
-        .hasMessageContaining("expected Boolean, got java.lang.Integer 1");
+        .hasMessageContaining("an Integer (1) where a BOOLEAN is expected (Java type Boolean)");
     byte[] bytes = {1, 2, 3};
     assertThat(Values.coerce(col(TypeKind.VARBINARY), bytes)).isSameAs(bytes);
     assertThatThrownBy(() -> Values.coerce(col(ColumnType.varbinary(2)), bytes))
@@ -346,7 +350,7 @@ class ValuesTest {
     assertThat(Values.format(ColumnType.of(TypeKind.INT), null)).isNull();
     assertThatThrownBy(() -> Values.format(ColumnType.of(TypeKind.INT), 5L))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage("cannot format java.lang.Long 5 as INT (expected Integer)");
+        .hasMessage("cannot format a Long (5) as INT (Java type Integer)");
   }
 
   @Test

@@ -94,7 +94,8 @@ class KeyEncoderTest {
     KeyEncoder enc = new KeyEncoder(KeyLayout.ascending(INT, BIGINT));
     assertThatThrownBy(() -> enc.encode(new Object[] {1, 2}))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage("key column 1 (BIGINT): java.lang.Integer (expected: java.lang.Long)");
+        .hasMessage(
+            "key column 1 (BIGINT): an Integer where a BIGINT is expected (Java type Long)");
     assertThatThrownBy(() -> enc.encode(new Object[] {1}))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("key values : 1 (expected: 2)");

@@ -178,7 +178,7 @@ class RecordLayoutTest {
         new RecordLayout(List.of(ColumnType.of(TypeKind.DATE), ColumnType.decimal(3, 1)));
     assertThatThrownBy(() -> layout.encode(new Object[] {"2020-01-01", null}))
         .isInstanceOf(InvalidInputException.class)
-        .hasMessage("column 0 (DATE): java.lang.String (expected: java.time.LocalDate)");
+        .hasMessage("column 0 (DATE): a String where a DATE is expected (Java type LocalDate)");
     assertThatThrownBy(() -> layout.encode(new Object[] {null, new BigDecimal("1.25")}))
         .isInstanceOf(InvalidInputException.class)
         .hasMessage("column 1 (DECIMAL(3,1)): 1.25 (expected: at most 1 digits after the point)");

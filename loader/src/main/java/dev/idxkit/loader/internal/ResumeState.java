@@ -1,6 +1,7 @@
 package dev.idxkit.loader.internal;
 
 import dev.idxkit.core.CorruptDatabaseException;
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.core.spi.PageRuns;
 import dev.idxkit.loader.IndexMode;
 import dev.idxkit.loader.input.ResumePoint;
@@ -170,7 +171,7 @@ public record ResumeState(
           reject.isEmpty() ? null : Path.of(reject),
           pages);
     } catch (BufferUnderflowException | IllegalStateException e) {
-      throw damaged(where, key, "cut short or inconsistent (" + e + ")");
+      throw damaged(where, key, "cut short or inconsistent (" + ProblemText.of(e) + ")");
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.idxkit.core.internal.btree;
 
 import dev.idxkit.core.CorruptPageException;
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.core.TreeStats;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageAccess;
@@ -118,7 +119,7 @@ final class TreeChecker {
     } catch (CorruptPageException e) {
       report(no, from, e.getMessage());
     } catch (RuntimeException e) {
-      report(no, from, "cannot be read: " + e);
+      report(no, from, "cannot be read: " + ProblemText.of(e));
     }
     // Leaves under it are missing from the chain: the next leaf's links cannot be judged.
     prevLeaf = UNKNOWN;

@@ -1,5 +1,6 @@
 package dev.idxkit.core.internal.io;
 
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.core.spi.FileIo;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ public final class Madvise {
         rt = Runtime.getRuntime(lib);
       } catch (Throwable t) { // UnsatisfiedLinkError, or jffi's stub refused by the JVM
         lib = null;
-        why = "the C library could not be loaded through jnr-ffi (" + t + ")";
+        why = "the C library could not be loaded through jnr-ffi (" + ProblemText.of(t) + ")";
       }
     }
     LIBC = lib;

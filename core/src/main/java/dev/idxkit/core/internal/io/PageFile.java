@@ -2,6 +2,7 @@ package dev.idxkit.core.internal.io;
 
 import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.core.spi.FileIo;
 import dev.idxkit.core.spi.Page;
 import java.io.IOException;
@@ -373,7 +374,7 @@ public final class PageFile implements AutoCloseable {
       io.advise(address, bytes, advice);
     } catch (IOException | RuntimeException | LinkageError e) {
       // Advice changes speed only; reads go on at the kernel's default read-ahead.
-      adviceProblem = e.getMessage() == null ? e.toString() : e.getMessage();
+      adviceProblem = ProblemText.of(e);
     }
   }
 

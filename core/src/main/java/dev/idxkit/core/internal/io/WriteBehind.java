@@ -1,5 +1,6 @@
 package dev.idxkit.core.internal.io;
 
+import dev.idxkit.core.ProblemText;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -21,8 +22,10 @@ import java.util.concurrent.TimeUnit;
  * soon as its own write completes. PostgreSQL's {@code checkpoint_flush_after} does the same.
  *
  * <p>Speed only: durability comes from the fsync that follows. Where the call is not available (not
- * Linux, no native access) or the kernel refuses it, the first failure turns it off for the rest of
- * this checkpoint and {@link #problem()} says why; the writes go on as plain buffered writes.
+ * Linux, no native access, a native binding that throws a {@link LinkageError}) or the kernel
+ * refuses it, the first failure turns it off for the rest of this checkpoint and {@link #problem()}
+ * says why; the writes go on as plain buffered writes. Nothing it throws may reach the writer's I/O
+ * thread, which would take it for a failed write and fail the checkpoint.
  *
  * <p>Thread-safe: the writer's I/O threads report their writes as they complete; one starter thread
  * of its own makes the requests.
@@ -118,8 +121,8 @@ public final class WriteBehind implements AutoCloseable {
         p.to = 0;
         p.bytes = 0;
       }
-    } catch (IOException | RuntimeException e) {
-      problem = e.getMessage() != null ? e.getMessage() : e.toString();
+    } catch (IOException | RuntimeException | LinkageError e) {
+      problem = ProblemText.of(e);
     }
   }
 
@@ -131,8 +134,8 @@ public final class WriteBehind implements AutoCloseable {
     }
     try {
       kernel.start(fd, offset, length);
-    } catch (IOException | RuntimeException e) {
-      problem = e.getMessage() != null ? e.getMessage() : e.toString();
+    } catch (IOException | RuntimeException | LinkageError e) {
+      problem = ProblemText.of(e);
     }
   }
 

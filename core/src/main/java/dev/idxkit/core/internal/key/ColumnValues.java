@@ -1,6 +1,7 @@
 package dev.idxkit.core.internal.key;
 
 import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.core.schema.ColumnType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -45,9 +46,11 @@ public final class ColumnValues {
       throw new InvalidInputException(
           place(type, role, position)
               + ": "
-              + value.getClass().getName()
-              + " (expected: "
-              + type.kind().javaClass().getName()
+              + ProblemText.javaType(value)
+              + " where "
+              + ProblemText.withArticle(type.sql())
+              + " is expected (Java type "
+              + ProblemText.javaType(type.kind().javaClass())
               + ")");
     }
   }

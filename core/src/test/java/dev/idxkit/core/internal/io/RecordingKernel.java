@@ -18,18 +18,34 @@ public final class RecordingKernel implements WriteBehind.Kernel {
   /** What {@link #start} says when refusing: the kernel turned the request down. */
   public static final String START_REFUSED = "sync_file_range refused: Operation not supported";
 
+  /** What {@link #open} throws when unlinked: the native function cannot be called at all. */
+  public static final String UNLINKED = "sync_file_range: symbol not found in the C library";
+
   public final List<String> calls = Collections.synchronizedList(new ArrayList<>());
   private final boolean refuseOpen;
   private final boolean refuseStart;
+  private final boolean unlinked;
   private int nextFd = 10;
 
   public RecordingKernel(boolean refuseOpen, boolean refuseStart) {
+    this(refuseOpen, refuseStart, false);
+  }
+
+  /**
+   * @param unlinked {@code open} throws an {@link UnsatisfiedLinkError}, as a native binding does
+   *     when the function is missing: an error, not an exception
+   */
+  public RecordingKernel(boolean refuseOpen, boolean refuseStart, boolean unlinked) {
     this.refuseOpen = refuseOpen;
     this.refuseStart = refuseStart;
+    this.unlinked = unlinked;
   }
 
   @Override
   public synchronized int open(Path file) throws IOException {
+    if (unlinked) {
+      throw new UnsatisfiedLinkError(UNLINKED);
+    }
     if (refuseOpen) {
       throw new IOException(OPEN_REFUSED);
     }

@@ -50,15 +50,17 @@ class CheckpointTest {
   }
 
   /**
-   * Write-behind is speed only: when the kernel refuses it (the call does not exist here, or turns
-   * the request down), the checkpoint still writes every page home and fsyncs, the stats say why it
-   * ran without, every descriptor it opened is closed, and the next checkpoint tries again.
+   * Write-behind is speed only: when the kernel refuses it (the call does not exist here, its
+   * native binding is missing, or the kernel turns the request down), the checkpoint still writes
+   * every page home and fsyncs, the stats say why it ran without, every descriptor it opened is
+   * closed, and the next checkpoint tries again.
    */
   @ParameterizedTest(name = "refused at {0}")
-  @ValueSource(strings = {"open", "start"})
+  @ValueSource(strings = {"open", "start", "link"})
   void aCheckpointWhoseWriteBehindIsRefusedStillWritesEveryPageHome(String refusedAt) {
-    boolean atOpen = refusedAt.equals("open");
-    RecordingKernel kernel = new RecordingKernel(atOpen, !atOpen);
+    boolean unlinked = refusedAt.equals("link");
+    boolean atOpen = unlinked || refusedAt.equals("open");
+    RecordingKernel kernel = new RecordingKernel(atOpen, !atOpen, unlinked);
     Path dir = tmp.resolve("db");
     // Past one step, so that a kernel which opens the file is asked to start writing.
     long[] pageNos = new long[(int) (WriteBehind.STEP / PAGE_SIZE + 17)];
@@ -73,7 +75,10 @@ class CheckpointTest {
         assertThat(c.pages()).as("round %d", round).isEqualTo(pageNos.length);
         assertThat(c.writeBehindProblem())
             .as("round %d", round)
-            .isEqualTo(atOpen ? RecordingKernel.OPEN_REFUSED : RecordingKernel.START_REFUSED);
+            .isEqualTo(
+                unlinked
+                    ? RecordingKernel.UNLINKED
+                    : atOpen ? RecordingKernel.OPEN_REFUSED : RecordingKernel.START_REFUSED);
         assertThat(c.writeBehindRequests()).as("round %d", round).isEqualTo(atOpen ? 0 : 1);
         assertThat(s.walBytes()).as("the log was reset").isEqualTo(emptyLog);
       }
