@@ -3,6 +3,7 @@ package dev.idxkit.cli;
 import dev.idxkit.core.CorruptDatabaseException;
 import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.IdxkitException;
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.idxbuild.temp.SrtFileException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -80,8 +81,8 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
       // (with the class) for a report.
       code = ExitCodes.FAILED;
       line =
-          "internal error"
-              + (ex.getMessage() == null ? "" : ": " + oneLine(ex.getMessage()))
+          "internal error: "
+              + oneLine(ProblemText.of(ex))
               + "; run with --verbose for the details to report";
     }
     if (ex instanceof SrtFileException srt && srt.problems().size() > 1) {
@@ -110,7 +111,14 @@ final class Failures implements IExecutionExceptionHandler, IParameterExceptionH
 
   /**
    * Messages may carry line breaks (parser errors do); the error is one line. A Java exception's
-   * name inside it (a message built from a wrapped {@code IOException}) is replaced by plain words.
+   * name inside it is replaced by plain words.
+   *
+   * <p>idxkit's own messages carry no class names: they are built with {@link ProblemText} where
+   * the problem happens. This net stays for text idxkit does not write: picocli's conversion errors
+   * end in the converter's exception as {@code (java.lang.NumberFormatException: ...)}, and the
+   * message of an exception from the JDK or a library that reaches the internal-error line may
+   * embed its cause's {@code toString()} (an {@code UncheckedIOException} built on another
+   * exception's message, a wrapper's wrapper).
    */
   static String oneLine(String message) {
     if (message == null || message.isBlank()) {

@@ -3,10 +3,13 @@ package dev.idxkit.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.cli.CliHarness.Result;
+import dev.idxkit.core.IdxkitIOException;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -128,6 +131,55 @@ class MainTest {
     assertThat(List.of(err.toString().split("\\R")))
         .containsExactly(
             "idxkit: internal error: boom; run with --verbose for the details to report");
+  }
+
+  /** A command whose I/O fails with an exception that has no message, wrapped or not. */
+  @Command(name = "io")
+  static final class IoFailure implements Callable<Integer> {
+    @picocli.CommandLine.Option(names = "--wrapped")
+    boolean wrapped;
+
+    @Override
+    public Integer call() {
+      if (wrapped) {
+        throw new UncheckedIOException(new IOException());
+      }
+      throw new IdxkitIOException("cannot write out.csv", new IOException());
+    }
+  }
+
+  /**
+   * An exception's class name was the only text of these (java.io.IOException), which the line used
+   * to lose: now the words say what kind of problem it was.
+   */
+  @Test
+  void ioFailuresWithoutAMessageSayIoError() {
+    assertThat(runIo()).containsExactly("idxkit: cannot write out.csv: I/O error");
+    assertThat(runIo("--wrapped"))
+        .containsExactly(
+            "idxkit: internal error: I/O error; run with --verbose for the details to report");
+    assertThat(runIo("--wrapped", "--verbose"))
+        .first()
+        .isEqualTo(
+            "idxkit: internal error: I/O error; run with --verbose for the details to report");
+    assertThat(runIo("--wrapped", "--verbose")).anyMatch(l -> l.contains("java.io.IOException"));
+  }
+
+  private List<String> runIo(String... args) {
+    StringWriter err = new StringWriter();
+    try (Session s = session()) {
+      CommandLine cl =
+          Main.commandLine(s, new PrintWriter(new StringWriter()), new PrintWriter(err));
+      CommandLine io = new CommandLine(new IoFailure());
+      io.addMixin("common", new CommonOptions());
+      cl.addSubcommand(io);
+      Main.configure(cl, s, new PrintWriter(new StringWriter()), new PrintWriter(err));
+      String[] all = new String[args.length + 1];
+      all[0] = "io";
+      System.arraycopy(args, 0, all, 1, args.length);
+      assertThat(cl.execute(all)).isEqualTo(ExitCodes.FAILED);
+    }
+    return List.of(err.toString().split("\\R"));
   }
 
   private Session session() {

@@ -138,7 +138,8 @@ abstract class DbCommand implements Callable<Integer> {
       return null;
     }
     IdxkitServer server =
-        ProgressServer.start(ProgressServer.parseListen(http), job, d, ServerLog.to(err()));
+        ProgressServer.start(
+            ProgressServer.parseListen(http), job, d, ServerLog.to(err(), common.verbose()));
     err().println("idxkit: progress at " + server.url());
     err().flush();
     return new JobServer(server, linger, err());

@@ -187,7 +187,8 @@ public final class ServeCommand extends DbCommand {
             writable
                 ? Database.open(db)
                 : Database.open(db, Database.DatabaseOptions.defaults().readOnly());
-        IdxkitServer server = IdxkitServer.start(config, d, null, ServerLog.to(err))) {
+        IdxkitServer server =
+            IdxkitServer.start(config, d, null, ServerLog.to(err, common.verbose()))) {
       session
           .guard()
           .state(

@@ -6,6 +6,7 @@ import dev.idxkit.core.CorruptDatabaseException;
 import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.IdxkitException;
+import dev.idxkit.core.ProblemText;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -107,7 +108,7 @@ final class Exchange {
   void fail(Throwable t) {
     if (answered.get()) {
       // Too late for a status: the head went out. Cut the response short so the client knows.
-      abort(t.getClass().getSimpleName() + ": " + t.getMessage());
+      abort(ProblemText.of(t), t);
       return;
     }
     if (t instanceof HttpError e) {
@@ -115,7 +116,9 @@ final class Exchange {
       return;
     }
     HttpResponseStatus st;
-    String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    // In words, never the exception's class: the client and the log read it; the class is in the
+    // stack trace the log adds under --verbose.
+    String message = ProblemText.of(t);
     if (t instanceof DuplicateKeyException) {
       st = HttpResponseStatus.CONFLICT;
     } else if (t instanceof IdxkitException e && e.isBadInput()) {
@@ -123,12 +126,11 @@ final class Exchange {
     } else if (t instanceof CorruptPageException || t instanceof CorruptDatabaseException) {
       st = HttpResponseStatus.INTERNAL_SERVER_ERROR;
       message += "; run 'idxkit check DB' for a full report";
-      log.line(method + " " + uri + " -> 500: " + message);
+      log.failure(method + " " + uri + " -> 500: " + message, t);
     } else {
       st = HttpResponseStatus.INTERNAL_SERVER_ERROR;
-      String line = t.getClass().getSimpleName() + ": " + message;
-      log.line(method + " " + uri + " -> 500: " + line);
-      message = "internal error: " + line;
+      message = "internal error: " + message;
+      log.failure(method + " " + uri + " -> 500: " + message, t);
     }
     sendError(st, message.strip().replaceAll("\\s*\\R\\s*", " "), null, false);
   }
@@ -177,12 +179,17 @@ final class Exchange {
 
   /** Cuts a stream short: the connection is closed, so the client sees an incomplete response. */
   void abort(String why) {
+    abort(why, null);
+  }
+
+  /** As {@link #abort(String)}, with the failure that cut the response short, for the log. */
+  void abort(String why, Throwable cause) {
     if (recorded.get()) {
       return;
     }
     metrics.streamAborted();
     if (why != null) {
-      log.line(method + " " + uri + " -> response cut short: " + why);
+      log.failure(method + " " + uri + " -> response cut short: " + why, cause);
     }
     stream = null;
     close = true;

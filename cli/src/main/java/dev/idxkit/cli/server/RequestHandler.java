@@ -1,5 +1,6 @@
 package dev.idxkit.cli.server;
 
+import dev.idxkit.core.ProblemText;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.PrematureChannelClosureException;
@@ -111,7 +112,13 @@ final class RequestHandler extends ChannelInboundHandlerAdapter {
     if (!(cause instanceof IOException) && !(cause instanceof PrematureChannelClosureException)) {
       // A reset, a broken pipe or a request cut off is the client leaving; anything else is worth
       // a line.
-      api.log().line("connection " + ctx.channel().remoteAddress() + " closed after " + cause);
+      api.log()
+          .failure(
+              "connection "
+                  + ctx.channel().remoteAddress()
+                  + " closed after "
+                  + ProblemText.of(cause),
+              cause);
     }
     ctx.close();
   }

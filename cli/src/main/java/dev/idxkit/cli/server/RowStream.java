@@ -3,6 +3,7 @@ package dev.idxkit.cli.server;
 import dev.idxkit.cli.output.RowFormat;
 import dev.idxkit.cli.output.RowWriter;
 import dev.idxkit.cli.output.RowWriters;
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.schema.ColumnDef;
@@ -217,7 +218,7 @@ final class RowStream {
     } catch (RuntimeException e) {
       buf.release();
       end();
-      ex.abort(e.getClass().getSimpleName() + ": " + e.getMessage());
+      ex.abort(ProblemText.of(e), e);
       return;
     }
     if (more) {

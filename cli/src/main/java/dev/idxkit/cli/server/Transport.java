@@ -1,6 +1,7 @@
 package dev.idxkit.cli.server;
 
 import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.ProblemText;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
@@ -47,7 +48,7 @@ public enum Transport {
           Throwable why = Epoll.unavailabilityCause();
           throw new InvalidInputException(
               "--transport epoll : not available here ("
-                  + (why == null ? "unknown reason" : why.toString())
+                  + (why == null ? "unknown reason" : ProblemText.of(why))
                   + "; expected: Linux x86_64 with the netty-transport-native-epoll jar)");
         }
         return EPOLL;
