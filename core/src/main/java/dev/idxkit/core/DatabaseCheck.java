@@ -180,7 +180,8 @@ public final class DatabaseCheck {
                       HeapPage.recordLength(page, slot));
             }
           } catch (RuntimeException e) {
-            problem("table " + t.name() + ": record " + Rid.toString(rid) + ": " + e.getMessage());
+            problem(
+                "table " + t.name() + ": record " + Rid.toString(rid) + ": " + ProblemText.of(e));
           }
         }
       }

@@ -10,6 +10,7 @@ import dev.idxkit.cli.server.JobProgress;
 import dev.idxkit.cli.server.RebuildProgress;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.idxbuild.IndexRebuild;
 import dev.idxkit.idxbuild.RebuildListener;
 import dev.idxkit.idxbuild.RebuildOptions;
@@ -229,7 +230,7 @@ public final class IdxbuildCommand extends DbCommand {
               new IndexRebuild(d, options, choice.description(), new RebuildProgress(job, listener))
                   .run();
         } catch (RuntimeException e) {
-          job.failed(e.getMessage());
+          job.failed(ProblemText.of(e));
           throw e;
         }
       }

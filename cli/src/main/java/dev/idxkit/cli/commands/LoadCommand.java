@@ -10,6 +10,7 @@ import dev.idxkit.cli.server.JobProgress;
 import dev.idxkit.cli.server.LoadJobProgress;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.ProblemText;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtSource;
 import dev.idxkit.loader.IndexMode;
@@ -242,7 +243,7 @@ public final class LoadCommand extends DbCommand {
       try {
         report = loader.run(new LoadJobProgress(job, new Listener(p, unit), unit));
       } catch (RuntimeException e) {
-        job.failed(e.getMessage());
+        job.failed(ProblemText.of(e));
         throw e;
       }
       job.report(report.summaryLines());
