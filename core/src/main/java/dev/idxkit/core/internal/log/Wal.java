@@ -34,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * every {@code asyncFlushMillis}.
  *
  * <p>Memory: the append buffer (at least 1 MiB, as large as the largest transaction). Disk: the log
- * grows until a checkpoint ({@code checkpointBytes}, 64 MiB by default) cuts it.
+ * grows until a checkpoint ({@code checkpointBytes}, 512 MiB by default) cuts it.
  */
 public final class Wal implements AutoCloseable {
   private final Path path;
