@@ -1,6 +1,7 @@
 package dev.idxkit.core.internal.log;
 
 import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.internal.io.WriteBehind;
 import dev.idxkit.core.spi.FileIo;
 import dev.idxkit.core.spi.Page;
 import java.io.IOException;
@@ -49,6 +50,11 @@ public final class Wal implements AutoCloseable {
   private final PageDiff diff = new PageDiff();
   private final byte[] scratchPage;
   private int version; // of the header on disk, once recovery or a reset has set it
+  // Starts writeback of the log every 16 MiB appended: a checkpoint begins with an fsync of the
+  // whole log, which under OFF or ASYNC can hold hundreds of MiB written since the last one (every
+  // page's first change is logged whole); started early, the device writes it while the commits
+  // go on, and that fsync waits for the tail only. Made at the first append after a reset.
+  private WriteBehind writeBehind;
 
   private Wal(Path path, FileChannel channel, int pageSize) {
     this.path = path;
@@ -123,6 +129,7 @@ public final class Wal implements AutoCloseable {
     this.salt = salt;
     this.version = WalFormat.FORMAT_VERSION;
     ByteBuffer h = WalFormat.header(pageSize, salt);
+    stopWriteBehind();
     try {
       channel.truncate(0);
       writeFully(h, 0);
@@ -196,6 +203,10 @@ public final class Wal implements AutoCloseable {
       throw new IdxkitIOException("cannot append to write-ahead log " + path, e);
     }
     end = at + length;
+    if (writeBehind == null) {
+      writeBehind = new WriteBehind(WriteBehind.NATIVE, WriteBehind.STEP);
+    }
+    writeBehind.written(path, at, length);
     return end;
   }
 
@@ -261,10 +272,28 @@ public final class Wal implements AutoCloseable {
         flusher.shutdownNow();
       }
     }
+    stopWriteBehind();
     try {
       channel.close();
     } catch (IOException e) {
       throw new IdxkitIOException("cannot close write-ahead log " + path, e);
+    }
+  }
+
+  /** Writeback requests made since the last reset, and why they stopped (null: they work). */
+  String writeBehindState() {
+    return writeBehind == null
+        ? "0 requests"
+        : writeBehind.requests()
+            + " requests"
+            + (writeBehind.problem() == null ? "" : ", " + writeBehind.problem());
+  }
+
+  /** Waits for the writeback requests made and closes their descriptor (before a truncate). */
+  private void stopWriteBehind() {
+    if (writeBehind != null) {
+      writeBehind.close();
+      writeBehind = null;
     }
   }
 
