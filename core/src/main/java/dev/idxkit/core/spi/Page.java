@@ -268,6 +268,12 @@ public final class Page {
     store.write(base + off, src, srcOff, len);
   }
 
+  /** Copies {@code len} bytes at {@code srcPos} of {@code src} (heap or direct) to {@code off}. */
+  public void putBytes(int off, ByteBuffer src, int srcPos, int len) {
+    changed(off, len);
+    store.write(base + off, src, srcPos, len);
+  }
+
   public byte[] getBytes(int off, int len) {
     byte[] b = new byte[len];
     store.read(base + off, b, 0, len);

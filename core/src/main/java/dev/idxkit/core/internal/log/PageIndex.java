@@ -139,15 +139,6 @@ public final class PageIndex {
     RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed);
   }
 
-  /**
-   * Computes the checksum of every image held (they are stamped with their lsn at commit but not
-   * checksummed, {@link RedoRecord}): called before a checkpoint writes them home. Changes only the
-   * checksum field, which no reader of an image in memory looks at.
-   */
-  public void sealAll() {
-    images.forEachValue(b -> b.page.seal(b.page.lsn()));
-  }
-
   /** The keys of every page held, in (area, page) order. */
   public long[] sortedKeys() {
     long[] keys = images.keys();

@@ -1,6 +1,7 @@
 package dev.idxkit.core.internal.log;
 
 import dev.idxkit.core.IdxkitIOException;
+import dev.idxkit.core.internal.io.WriteBehind;
 import dev.idxkit.core.spi.FileIo;
 import dev.idxkit.core.spi.Page;
 import java.io.IOException;
@@ -34,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * every {@code asyncFlushMillis}.
  *
  * <p>Memory: the append buffer (at least 1 MiB, as large as the largest transaction). Disk: the log
- * grows until a checkpoint ({@code checkpointBytes}, 64 MiB by default) cuts it.
+ * grows until a checkpoint ({@code checkpointBytes}, 512 MiB by default) cuts it.
  */
 public final class Wal implements AutoCloseable {
   private final Path path;
@@ -49,8 +50,15 @@ public final class Wal implements AutoCloseable {
   private final PageDiff diff = new PageDiff();
   private final byte[] scratchPage;
   private int version; // of the header on disk, once recovery or a reset has set it
+  // Starts writeback of the log every 16 MiB appended: a checkpoint begins with an fsync of the
+  // whole log, which under OFF or ASYNC can hold hundreds of MiB written since the last one (every
+  // page's first change is logged whole); started early, the device writes it while the commits
+  // go on, and that fsync waits for the tail only. Made at the first append after a reset.
+  private WriteBehind writeBehind;
+  private final WriteBehind.Kernel kernel;
 
-  private Wal(Path path, FileChannel channel, int pageSize) {
+  private Wal(Path path, FileChannel channel, int pageSize, WriteBehind.Kernel kernel) {
+    this.kernel = kernel;
     this.path = path;
     this.channel = channel;
     this.pageSize = pageSize;
@@ -64,6 +72,12 @@ public final class Wal implements AutoCloseable {
 
   /** As {@link #open(Path, int, boolean)}, with the log's channel opened by {@code io}. */
   public static Wal open(Path path, int pageSize, boolean readOnly, FileIo io) {
+    return open(path, pageSize, readOnly, io, WriteBehind.NATIVE);
+  }
+
+  /** As {@link #open(Path, int, boolean, FileIo)}, starting writeback through {@code kernel}. */
+  public static Wal open(
+      Path path, int pageSize, boolean readOnly, FileIo io, WriteBehind.Kernel kernel) {
     try {
       FileChannel ch =
           readOnly
@@ -74,7 +88,7 @@ public final class Wal implements AutoCloseable {
                       StandardOpenOption.READ,
                       StandardOpenOption.WRITE,
                       StandardOpenOption.CREATE));
-      Wal w = new Wal(path, ch, pageSize);
+      Wal w = new Wal(path, ch, pageSize, kernel);
       w.scratch(1 << 20);
       w.end = ch.size();
       w.syncedTo = w.end;
@@ -123,6 +137,7 @@ public final class Wal implements AutoCloseable {
     this.salt = salt;
     this.version = WalFormat.FORMAT_VERSION;
     ByteBuffer h = WalFormat.header(pageSize, salt);
+    stopWriteBehind();
     try {
       channel.truncate(0);
       writeFully(h, 0);
@@ -196,6 +211,10 @@ public final class Wal implements AutoCloseable {
       throw new IdxkitIOException("cannot append to write-ahead log " + path, e);
     }
     end = at + length;
+    if (writeBehind == null) {
+      writeBehind = new WriteBehind(kernel, WriteBehind.STEP);
+    }
+    writeBehind.written(path, at, length);
     return end;
   }
 
@@ -261,10 +280,28 @@ public final class Wal implements AutoCloseable {
         flusher.shutdownNow();
       }
     }
+    stopWriteBehind();
     try {
       channel.close();
     } catch (IOException e) {
       throw new IdxkitIOException("cannot close write-ahead log " + path, e);
+    }
+  }
+
+  /** Writeback requests made since the last reset, and why they stopped (null: they work). */
+  String writeBehindState() {
+    return writeBehind == null
+        ? "0 requests"
+        : writeBehind.requests()
+            + " requests"
+            + (writeBehind.problem() == null ? "" : ", " + writeBehind.problem());
+  }
+
+  /** Waits for the writeback requests made and closes their descriptor (before a truncate). */
+  private void stopWriteBehind() {
+    if (writeBehind != null) {
+      writeBehind.close();
+      writeBehind = null;
     }
   }
 

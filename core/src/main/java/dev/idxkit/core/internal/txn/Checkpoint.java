@@ -10,7 +10,9 @@ import dev.idxkit.core.internal.meta.MetaCodec;
 import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.MetaState;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 /**
  * Checkpoint writing, in one place: moves the dirty pages (the newest committed images, held in the
@@ -30,11 +32,12 @@ import java.util.List;
  *       write torn by a crash is repaired by replaying the log, which starts every page it names
  *       with the page's full image, so recovery never reads the torn home copy);
  *   <li>write the images of the {@link PageIndex} home in (area, page) order: consecutive pages of
- *       an area are copied into one buffer of up to 1 MiB and written with one positional write,
- *       several writes in flight ({@link AsyncWriter}: 8 buffers, 4 threads), each buffer reused as
- *       soon as its own write completes; every 16 MiB of a file written, {@link WriteBehind} asks
- *       the kernel to start writing that part to the device, so the device works while the next
- *       pages are copied and the fsync of step 3 waits only for the tail;
+ *       an area are copied into one buffer of up to 1 MiB (each page's checksum computed on its
+ *       copy) and written with one positional write, several writes in flight ({@link AsyncWriter}:
+ *       8 buffers, 4 threads), each buffer reused as soon as its own write completes; every 16 MiB
+ *       of a file written, {@link WriteBehind} asks the kernel to start writing that part to the
+ *       device, so the device works while the next pages are copied and the fsync of step 3 waits
+ *       only for the tail;
  *   <li>fsync the areas written;
  *   <li>write the next meta slot (generation + 1, checkpoint LSN = the last commit), recording a
  *       fresh salt, then reset the log to its header with that salt.
@@ -67,6 +70,7 @@ final class Checkpoint implements AutoCloseable {
   private String writeBehindProblem;
   private long writeBehindRequests;
   private volatile CheckpointStats last = CheckpointStats.NONE;
+  private final CRC32C crc = new CRC32C();
 
   Checkpoint(
       Wal wal,
@@ -164,6 +168,19 @@ final class Checkpoint implements AutoCloseable {
     return touched;
   }
 
+  /**
+   * Writes the page checksum into the copy at {@code at} (the images are stamped with their lsn at
+   * commit but not checksummed, {@code RedoRecord}): computed on the copy just made, still in the
+   * cache, instead of a pass over every image before the copy (6 % of the CPU of random inserts
+   * into 10 M keys). The images themselves stay unsealed; they leave the index after this.
+   */
+  private void seal(ByteBuffer buf, int at) {
+    crc.reset();
+    crc.update(buf.duplicate().limit(at + pageSize).position(at + 4));
+    // The byte order Page.putInt writes in (Chronicle Bytes: the platform's).
+    buf.duplicate().order(ByteOrder.nativeOrder()).putInt(at, (int) crc.getValue());
+  }
+
   private void copyHome(long[] keys, boolean[] touched, WriteBehind behind) {
     AsyncWriter.Written done =
         (file, firstPage, bytes) -> behind.written(file.path(), firstPage * pageSize, bytes);
@@ -187,7 +204,9 @@ final class Checkpoint implements AutoCloseable {
         bufStart = page;
       }
       ByteBuffer src = index.buffer(k).buffer.duplicate().clear();
+      int at = buf.position();
       buf.put(src);
+      seal(buf, at);
       next = page + 1;
     }
     buf.flip();

@@ -115,9 +115,8 @@ final class CommitPath implements AutoCloseable {
         || (!committed.changedSinceMetaWrite() && wal.size() <= WalFormat.HEADER_SIZE)) {
       return;
     }
-    // The images were stamped with their lsn at commit, not checksummed: sealed once here, before
-    // they go home, instead of at every commit that changed them.
-    committed.index().sealAll();
+    // The images were stamped with their lsn at commit, not checksummed: the checkpoint seals each
+    // copy it writes home, once, instead of at every commit that changed the page.
     committed.checkpointed(checkpoint.write(committed.meta(), committed.free(), lastLsn));
   }
 

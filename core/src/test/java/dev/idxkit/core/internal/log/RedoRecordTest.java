@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Redo records: random pages through chains of random edits, each version logged as {@link
@@ -23,8 +25,13 @@ class RedoRecordTest {
 
   private final PageDiff diff = new PageDiff();
 
-  @Test
-  void chainsOfRandomEditsReplayToTheNewestImageAndReplayIsIdempotent() {
+  /**
+   * {@code sealed}: as a format 2 log is replayed (the result copied out, checked with its
+   * checksum, copied back); otherwise as format 3 (ranges checked on the header, applied in place).
+   */
+  @ParameterizedTest(name = "sealed={0}")
+  @ValueSource(booleans = {true, false})
+  void chainsOfRandomEditsReplayToTheNewestImageAndReplayIsIdempotent(boolean sealed) {
     long seed = Seeds.seed();
     String why = Seeds.reproduce(seed, getClass());
     SplittableRandom r = Seeds.random(seed);
@@ -53,7 +60,7 @@ class RedoRecordTest {
         }
         // Round trip of this one record onto the previous image.
         Page applied = RedoPages.copy(v);
-        assertThat(RedoRecord.apply(log, pos, applied, next.lsn(), scratch, true))
+        assertThat(RedoRecord.apply(log, pos, applied, next.lsn(), scratch, sealed))
             .isEqualTo(RedoRecord.Outcome.APPLIED);
         assertThat(RedoPages.same(applied, next))
             .as("%s: round %d, record at %d", why, round, pos)
@@ -77,11 +84,11 @@ class RedoRecordTest {
         int cut = r.nextInt(size);
         target.copyFrom(chain.get(r.nextInt(chain.size())).image(), cut, cut, size - cut);
       }
-      replay(chain, log, target, scratch);
+      replay(chain, log, target, scratch, sealed);
       assertThat(RedoPages.same(target, newest)).as("%s: round %d, replay", why, round).isTrue();
 
       // Replayed again: the FULL image puts it back, the deltas apply again: same result.
-      replay(chain, log, target, scratch);
+      replay(chain, log, target, scratch, sealed);
       assertThat(RedoPages.same(target, newest)).as("%s: second replay", why).isTrue();
 
       // The records after the first onto a page already newer than some of them: deltas the page
@@ -93,7 +100,7 @@ class RedoRecordTest {
       for (int i = 1; i < chain.size(); i++) {
         Logged l = chain.get(i);
         boolean full = RedoRecord.readHeader(log, l.pos(), size).full();
-        RedoRecord.Outcome o = RedoRecord.apply(log, l.pos(), stale, l.lsn(), scratch, true);
+        RedoRecord.Outcome o = RedoRecord.apply(log, l.pos(), stale, l.lsn(), scratch, sealed);
         assertThat(o)
             .as("%s: record %d on version %d", why, i, j)
             .isEqualTo(
@@ -109,9 +116,10 @@ class RedoRecordTest {
     }
   }
 
-  private static void replay(List<Logged> chain, ByteBuffer log, Page target, byte[] scratch) {
+  private static void replay(
+      List<Logged> chain, ByteBuffer log, Page target, byte[] scratch, boolean sealed) {
     for (Logged l : chain) {
-      RedoRecord.apply(log, l.pos(), target, l.lsn(), scratch, true);
+      RedoRecord.apply(log, l.pos(), target, l.lsn(), scratch, sealed);
     }
   }
 
