@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Threads;
  * inserts (1000 by default) the transaction records the root ({@code setRoot}) and commits, which
  * appends a redo record per page it changed to the write-ahead log (the changed bytes, or the full
  * image on a page's first change since the checkpoint; a write, no fsync) and installs the images;
- * when the log passes the store's 64 MiB checkpoint threshold or the dirty pages its 256 MiB, that
+ * when the log passes the store's 512 MiB checkpoint threshold or the dirty pages its 256 MiB, that
  * commit also runs the checkpoint (pages copied home, area fsync, meta write). All of that is
  * inside the measured invocations, so the figure is what a loader inserting row by row would see,
  * not the in-memory tree alone. The transaction open at the end of an iteration is committed in the

@@ -83,7 +83,7 @@ interface GrowthStore extends AutoCloseable {
     @Override
     public String settings() {
       return "idxkit: Durability.ASYNC (log written at each commit, fsynced by the background"
-          + " flush), 8 KiB pages, default checkpoint interval (64 MiB of log), reads through the"
+          + " flush), 8 KiB pages, default checkpoint bounds (512 MiB of log, 256 MiB of dirty pages), reads through the"
           + " page cache (no cache limit)";
     }
 

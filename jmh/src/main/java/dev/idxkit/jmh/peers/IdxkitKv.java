@@ -50,7 +50,7 @@ final class IdxkitKv implements KvStore {
         + " fsync of the area file and one of the meta at publish; reads through mmap (OS page"
         + " cache, no own cache), store.readLock() and a new cursor per operation; inserts: one"
         + " transaction per batch, Durability.OFF (log written at commit, no fsync), checkpoint"
-        + " when the log or the dirty pages pass the store's thresholds (64 MiB, 256 MiB)";
+        + " when the log or the dirty pages pass the store's thresholds (512 MiB, 256 MiB)";
   }
 
   @Override
