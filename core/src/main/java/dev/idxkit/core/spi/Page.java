@@ -203,14 +203,30 @@ public final class Page {
     if (store.underlyingObject() instanceof ByteBuffer b && b.isDirect()) {
       // Straight from the direct buffer (the usual case: a transaction's copy being sealed): the
       // intrinsic reads the memory in place, no copy into a scratch array first.
-      ByteBuffer d = b.duplicate();
-      d.limit(Math.toIntExact(base + size)).position(Math.toIntExact(base + 4));
-      crc.update(d);
-      return (int) crc.getValue();
+      return checksum(b, Math.toIntExact(base), size, crc);
     }
     byte[] scratch = SCRATCH_CRC.get();
     store.read(base + 4, scratch, 0, size - 4);
     crc.update(scratch, 0, size - 4);
+    return (int) crc.getValue();
+  }
+
+  /**
+   * Writes the checksum into the copy of a page image at {@code at} in {@code buf} (the
+   * checkpoint's write buffers), as {@link #seal} would have written it into the image; {@code crc}
+   * is reset and reused.
+   */
+  public static void sealCopy(ByteBuffer buf, int at, int size, CRC32C crc) {
+    // The byte order putInt writes in (Chronicle Bytes: the platform's).
+    buf.duplicate()
+        .order(ByteOrder.nativeOrder())
+        .putInt(at + OFF_CRC, checksum(buf, at, size, crc));
+  }
+
+  /** CRC32C of bytes [4, size) of the page image at {@code at} in {@code buf}. */
+  private static int checksum(ByteBuffer buf, int at, int size, CRC32C crc) {
+    crc.reset();
+    crc.update(buf.duplicate().limit(at + size).position(at + 4));
     return (int) crc.getValue();
   }
 

@@ -288,13 +288,9 @@ public final class Wal implements AutoCloseable {
     }
   }
 
-  /** Writeback requests made since the last reset, and why they stopped (null: they work). */
-  String writeBehindState() {
-    return writeBehind == null
-        ? "0 requests"
-        : writeBehind.requests()
-            + " requests"
-            + (writeBehind.problem() == null ? "" : ", " + writeBehind.problem());
+  /** Writeback requests made since the last reset. */
+  long writeBehindRequests() {
+    return writeBehind == null ? 0 : writeBehind.requests();
   }
 
   /** Waits for the writeback requests made and closes their descriptor (before a truncate). */
