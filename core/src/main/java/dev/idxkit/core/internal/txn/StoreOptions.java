@@ -38,7 +38,8 @@ public record StoreOptions(
    * bound below {@link #DEFAULT_DIRTY_PAGE_BYTES} (it was 64 MiB) made the dirty-page bound
    * unreachable and checkpointed four times as often, writing the same pages home again. What a
    * bigger log costs is replay time at open after a crash (a full 512 MiB log of small random
-   * inserts: 3.6 s on this machine) and disk space until the checkpoint truncates it.
+   * inserts: 3.6-7.9 s on this machine, recovery checkpoint included) and disk space until the
+   * checkpoint truncates it.
    */
   public static final long DEFAULT_CHECKPOINT_BYTES = 512L << 20;
 
