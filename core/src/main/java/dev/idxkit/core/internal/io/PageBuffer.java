@@ -9,6 +9,12 @@ public final class PageBuffer {
   public final ByteBuffer buffer;
   public final Page page;
 
+  /**
+   * Set by the transaction that formatted this page (a new page, or one from the free list): its
+   * change is logged against a zeroed page, never against a home copy; cleared by the pool.
+   */
+  public boolean fresh;
+
   public PageBuffer(int pageSize) {
     this.buffer = ByteBuffer.allocateDirect(pageSize);
     this.page = new Page(BytesStore.wrap(buffer), 0, pageSize).trackChanges();

@@ -23,7 +23,11 @@ public final class PagePool {
 
   public synchronized PageBuffer acquire() {
     PageBuffer b = idle.poll();
-    return b != null ? b : new PageBuffer(pageSize);
+    if (b == null) {
+      return new PageBuffer(pageSize);
+    }
+    b.fresh = false;
+    return b;
   }
 
   public synchronized void release(PageBuffer b) {

@@ -46,6 +46,8 @@ public final class PageDiff {
   // Native addresses of the two pages being compared, or 0 to read them through Page.
   private long beforeAddress;
   private long afterAddress;
+  // Compare with a zeroed page (computeAgainstZero): no before page is read.
+  private boolean zeroBase;
 
   /**
    * Finds the ranges where {@code after} differs from {@code before}; both are pages of the same
@@ -59,8 +61,24 @@ public final class PageDiff {
     }
     // Pages in direct memory (every page a commit diffs) are read by address: Page.getLong goes
     // through Chronicle's bounds checks and an interface call per word.
+    zeroBase = false;
     beforeAddress = address(before);
     afterAddress = beforeAddress == 0 ? 0 : address(after);
+    return scan(before, after);
+  }
+
+  /**
+   * Finds the ranges where {@code page} is not zero: its change from a zeroed page, what a page
+   * formatted by a transaction logs ({@link RedoRecord#writeFresh}). Returns the number of ranges.
+   */
+  public int computeAgainstZero(Page page) {
+    zeroBase = true;
+    beforeAddress = 0;
+    afterAddress = address(page);
+    return scan(null, page);
+  }
+
+  private int scan(Page before, Page after) {
     if (after.tracksChanges()) {
       computeTracked(before, after);
       assert sameAsFullScan(before, after) : "page " + after.pageNo() + " changed untracked";
@@ -106,11 +124,18 @@ public final class PageDiff {
 
   private void compareWord(Page before, Page after, int w) {
     int off = w << 3;
-    boolean differs =
-        afterAddress != 0
-            ? UnsafeMemory.MEMORY.readLong(beforeAddress + off)
-                != UnsafeMemory.MEMORY.readLong(afterAddress + off)
-            : before.getLong(off) != after.getLong(off);
+    boolean differs;
+    if (zeroBase) {
+      differs =
+          (afterAddress != 0 ? UnsafeMemory.MEMORY.readLong(afterAddress + off) : after.getLong(off))
+              != 0;
+    } else {
+      differs =
+          afterAddress != 0
+              ? UnsafeMemory.MEMORY.readLong(beforeAddress + off)
+                  != UnsafeMemory.MEMORY.readLong(afterAddress + off)
+              : before.getLong(off) != after.getLong(off);
+    }
     if (differs) {
       if (runStart < 0) {
         runStart = w;

@@ -15,10 +15,11 @@ import java.util.Arrays;
  * and no I/O.
  *
  * <p>Call order: a commit reads the previous image of each page it changed ({@link #get}: the base
- * its redo record is a delta against; a page not here gets a full image in the log, its first
- * change since the checkpoint), logs, then {@link #install}s the new images (each replacing the
+ * its redo record is a delta against; for a page not here, its first change since the checkpoint,
+ * the base is its home copy), logs, then {@link #install}s the new images (each replacing the
  * page's older image, whose buffer goes back to the pool); recovery {@link #applyRedo}s the records
- * it replays in log order (or, from a format 1 log, {@link #installCopy}s its images); readers
+ * it replays in log order (or, from a format 1 log or a double write, {@link #installCopy}s its
+ * images); readers
  * {@link #get} a page and fall back to the area file when it is not here; a checkpoint writes the
  * images home in {@link #sortedKeys()} order, then {@link #clear}s the index.
  *
@@ -107,36 +108,52 @@ public final class PageIndex {
     pool.release(images.put(key(area, pageNo), buf));
   }
 
+  /** Where recovery reads a page's home copy: the area file, its checksum checked. */
+  @FunctionalInterface
+  public interface HomeCopies {
+    /** The home copy of the page; valid only until the next call. */
+    Page read(int area, long pageNo);
+  }
+
   /**
    * Recovery: applies the redo record at {@code pos} in {@code record} of the transaction {@code
-   * lsn} ({@code sealed}: a format 2 record, whose images carry valid checksums). A full image is
-   * installed as the page's image; a delta changes the image held, which must be the one it was
-   * computed against. Throws {@link IllegalArgumentException} naming the page when the record does
-   * not apply (a delta with no image before it in the log, or another base).
+   * lsn} ({@code sealed}: a format 2 record, whose images carry valid checksums). A FULL or FRESH
+   * record installs the page's image; a DELTA changes the image held, which must be the one it was
+   * computed against, or, when none is held and {@code home} is given (a format 4 log), a copy of
+   * the page's home copy read through it. Throws {@link IllegalArgumentException} naming the page
+   * when the record does not apply (a delta with no image and no home copy to apply to, or another
+   * base).
    */
-  public void applyRedo(ByteBuffer record, int pos, long lsn, boolean sealed) {
+  public void applyRedo(
+      ByteBuffer record, int pos, long lsn, boolean sealed, HomeCopies home) {
     RedoRecord.Header h = RedoRecord.readHeader(record, pos, pool.pageSize());
-    if (h.full()) {
-      PageBuffer b = pool.acquire();
-      try {
-        RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed);
-      } catch (RuntimeException e) {
-        pool.release(b);
-        throw e;
+    PageBuffer b = h.full() || h.fresh() ? null : images.get(key(h.area(), h.pageNo()));
+    boolean fresh = b == null;
+    if (fresh) {
+      if (!h.full() && !h.fresh() && home == null) {
+        throw new IllegalArgumentException(
+            "a delta of area "
+                + h.area()
+                + " page "
+                + h.pageNo()
+                + " with no image of the page before it in the log (expected: a full image first)");
       }
+      b = pool.acquire();
+      if (!h.full() && !h.fresh()) {
+        b.page.copyFrom(home.read(h.area(), h.pageNo()));
+      }
+    }
+    try {
+      RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed);
+    } catch (RuntimeException e) {
+      if (fresh) {
+        pool.release(b);
+      }
+      throw e;
+    }
+    if (fresh) {
       install(b);
-      return;
     }
-    PageBuffer b = images.get(key(h.area(), h.pageNo()));
-    if (b == null) {
-      throw new IllegalArgumentException(
-          "a delta of area "
-              + h.area()
-              + " page "
-              + h.pageNo()
-              + " with no image of the page before it in the log (expected: a full image first)");
-    }
-    RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed);
   }
 
   /** The keys of every page held, in (area, page) order. */

@@ -7,6 +7,7 @@ import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -17,7 +18,8 @@ import java.util.function.Consumer;
  * open; then {@link #replay}; then the store checks its area files against the recovered meta;
  * then, when opened read-write, {@link #prepareLog} and a checkpoint, which writes the replayed
  * pages home and cuts the log, so a crash during recovery recovers the same way again. A log of an
- * older format (1: page images; 2: redo records of sealed images) is replayed the same way; the
+ * older format (1: page images; 2: redo records of sealed images; 3: redo records starting each
+ * page with its image) is replayed the same way; the
  * checkpoint (or, when it was empty, {@link #prepareLog}) starts a log of the current format, so
  * nothing is appended to it.
  *
@@ -25,22 +27,27 @@ import java.util.function.Consumer;
  *
  * <ol>
  *   <li>Start from the newest valid meta slot: its state, free lists and checkpoint LSN.
+ *   <li>If a checkpoint after that LSN sealed its double write ({@link DoubleWrite}) and then died
+ *       writing pages home, install its images in the {@link PageIndex}: they are every page that
+ *       checkpoint was writing, as of its LSN, and some home copies may be torn.
  *   <li>Read the log ({@link WalReader}) and, for every transaction whose COMMIT frame is intact
- *       and whose LSN is above the checkpoint LSN, apply its redo records to the {@link PageIndex}
- *       in log order (a full image installs the page, a delta changes the image an earlier record
- *       of this log installed: a page's first record after a checkpoint is always its full image,
- *       so no delta is ever applied to a home copy a crash may have torn) and its meta edits to the
- *       state and free lists. A delta whose page is not in the index or holds another lsn than the
- *       delta's base refuses the open ({@link CorruptDatabaseException}). Areas created by a
- *       replayed DDL transaction are opened as their edit is applied.
+ *       and whose LSN is above the checkpoint LSN, apply its redo records to the index in log order
+ *       (skipped up to the double write's LSN, whose images hold them) and its meta edits to the
+ *       state and free lists. A FRESH record makes the page from zeros; a delta applies to the image
+ *       an earlier record (or the double write) installed or, for a page's first change since the
+ *       checkpoint (format 4), to a copy of its home copy, whose checksum is checked as it is read:
+ *       that copy was fsynced by the checkpoint and no checkpoint has written it since without its
+ *       image in a sealed double write. A delta whose base holds another lsn refuses the open
+ *       ({@link CorruptDatabaseException}). Areas created by a replayed DDL transaction are opened
+ *       as their edit is applied.
  *   <li>Stop at the first torn or foreign frame: that transaction and all after it are discarded,
  *       and a read-write open truncates the log there.
  * </ol>
  *
  * <p>Replaying is idempotent: every replay starts from the meta of the last checkpoint and an empty
  * index and applies the same records in the same order, so replaying the same log twice gives the
- * same state. Memory: the page index (one buffer per page in the log) and one transaction's frames
- * while it is read.
+ * same state. Memory: the page index (one buffer per page in the log or the double write) and one
+ * transaction's frames while it is read.
  */
 public final class Recovery {
   private Recovery() {}
@@ -86,22 +93,32 @@ public final class Recovery {
   /**
    * Replays the committed transactions after {@code checkpointed}'s LSN into {@code index} and
    * {@code free} (changed in place); {@code openAreas} is called after each transaction's edits
-   * with the state so far, to open the area files it created.
+   * with the state so far, to open the area files it created. A checkpoint's double write in {@code
+   * dir} that applies ({@link DoubleWrite#find}) is installed first, and the transactions it holds
+   * give only their edits; the first delta of any other page is applied to its home copy, read
+   * through {@code home}.
    */
   public static Outcome replay(
+      Path dir,
       Wal wal,
       MetaFile metaFile,
       MetaState checkpointed,
       List<FreeList> free,
       PageIndex index,
+      PageIndex.HomeCopies home,
       Consumer<MetaState.Builder> openAreas,
       boolean readOnly) {
     MetaState.Builder b = checkpointed.toBuilder();
+    DoubleWrite.Found images = DoubleWrite.find(dir, wal.pageSize(), checkpointed.checkpointLsn());
+    if (images != null) {
+      DoubleWrite.forEachImage(images, wal.pageSize(), index::installCopy);
+    }
     WalReader.Result r =
         WalReader.recover(
             wal,
             checkpointed.checkpointLsn(),
             metaFile.walSalt(),
+            images == null ? 0 : images.checkpointLsn(),
             new WalReader.Replay() {
               @Override
               public void page(int area, long pageNo, Page image) {
@@ -109,9 +126,14 @@ public final class Recovery {
               }
 
               @Override
-              public void redo(ByteBuffer record, int pos, long lsn, boolean sealed) {
+              public void redo(ByteBuffer record, int pos, long lsn, int logVersion) {
                 try {
-                  index.applyRedo(record, pos, lsn, sealed);
+                  index.applyRedo(
+                      record,
+                      pos,
+                      lsn,
+                      logVersion == RedoRecord.FORMAT_VERSION_SEALED,
+                      homeCopiesAllowed(logVersion) ? home : null);
                 } catch (IllegalArgumentException e) {
                   throw new CorruptDatabaseException(
                       wal.path(), "transaction " + lsn + ": " + e.getMessage());
@@ -130,7 +152,28 @@ public final class Recovery {
               }
             },
             readOnly);
+    if (images != null && r.lastLsn() < images.checkpointLsn()) {
+      // The set was sealed after the log's fsync, so the log holds every transaction it folds.
+      throw new CorruptDatabaseException(
+          wal.path(),
+          "the log ends at transaction "
+              + r.lastLsn()
+              + " (expected: at least "
+              + images.checkpointLsn()
+              + ", the checkpoint of the double write "
+              + images.path()
+              + ")");
+    }
     return new Outcome(b.build(), r);
+  }
+
+  /**
+   * Format 4 applies a page's first delta since the checkpoint to its home copy; older formats
+   * started every page with a full image, so there a delta with nothing before it is damage. A log
+   * whose header is damaged (version 0) is read as the current format.
+   */
+  private static boolean homeCopiesAllowed(int logVersion) {
+    return logVersion == WalFormat.FORMAT_VERSION || logVersion == 0;
   }
 
   /**

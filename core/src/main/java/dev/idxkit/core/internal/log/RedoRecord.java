@@ -6,38 +6,52 @@ import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
- * The redo record of one page changed by one committed transaction: either the page's whole image,
- * or only the byte ranges that changed since its previous committed image. A commit logs one record
- * per page it changed, so a transaction that inserts one row into a leaf logs a few hundred bytes,
- * not the leaf's 8 KiB.
+ * The redo record of one page changed by one committed transaction: the byte ranges that changed
+ * since the page's previous committed image. A commit logs one record per page it changed, so a
+ * transaction that inserts one row into a leaf logs a few hundred bytes, not the leaf's 8 KiB.
  *
- * <p>When each kind is written (the rule of PostgreSQL's {@code full_page_writes}): a page's first
- * change after a checkpoint is logged as a FULL image; later changes before the next checkpoint as
- * a DELTA against the image the previous commit left. A checkpoint may tear a page's home copy (the
- * OS writes 4 KiB at a time, a crash can stop in between), and a delta cannot be applied to a torn
- * page; but recovery never needs the home copy of a page the log mentions, since the log starts
- * that page with a full image. A delta that would be as large as the image is written FULL.
+ * <p>What a record is a change of (log format 4):
  *
- * <p>Checksums (log format 3): the images a record carries are stamped with their transaction's lsn
- * but their page checksum is not computed; the log frame's own CRC32C protects the record, and the
- * page checksum is computed once, when the checkpoint writes the page home ({@code CommitPath}).
- * Format 2 sealed every image at every commit, a CRC32C of the whole page per page changed per
- * commit, the largest cost of a commit after the diff; its records are still read (their checksums
- * checked), never written.
+ * <ul>
+ *   <li>DELTA: of the page's previous committed image, identified by its lsn. That image is the one
+ *       an earlier record of this log left, or, for the page's first change since the checkpoint,
+ *       its home copy in the area file (written and fsynced by that checkpoint).
+ *   <li>FRESH: of a zeroed page, for a page the transaction formatted (a new page, or one taken from
+ *       the free list): its home copy is garbage or does not exist yet, and is never read.
+ *   <li>FULL: the whole image, when a delta would not be smaller.
+ * </ul>
  *
- * <p>Layout (little-endian), {@link #FORMAT_VERSION log format 3} (format 2 the same):
+ * <p>Torn home writes: a checkpoint writes pages home 4 KiB at a time, and a crash between two can
+ * leave a page half new, half old, on which no delta may be applied. Format 3 protected against
+ * that the way PostgreSQL's {@code full_page_writes} does, logging a page's full image at its first
+ * change after a checkpoint: 8 KiB of log inside the commit that first touches each page. Format 4
+ * moves that image to the checkpoint, as InnoDB's doublewrite buffer does: before any page is
+ * written home, the checkpoint writes every page it is about to write to a {@link DoubleWrite} file
+ * and fsyncs it. A crash during the home writes leaves that file complete, and recovery installs
+ * its images (the state as of the checkpoint) instead of reading any home copy the checkpoint may
+ * have torn; a crash before it is complete leaves every home copy untouched. So the home copy a
+ * DELTA is applied to at recovery is always whole, and its checksum is checked when it is read.
+ *
+ * <p>Checksums: the images a record changes are stamped with their transaction's lsn but their page
+ * checksum is not computed; the log frame's own CRC32C protects the record, and the page checksum is
+ * computed once, when the checkpoint writes the page out. Format 2 sealed every image at every
+ * commit; its records are still read (their checksums checked), never written. Format 3 (a FULL
+ * image at each page's first change since the checkpoint) is read too: its records are the same.
+ *
+ * <p>Layout (little-endian), {@link #FORMAT_VERSION log format 4} (formats 2 and 3 the same, without
+ * FRESH):
  *
  * <pre>
  *  0      1      2         4              8                16               24
  *  +------+------+---------+--------------+----------------+----------------+---- ...
  *  | kind | area | ranges  | body bytes   | page number    | base lsn       | body
  *  +------+------+---------+--------------+----------------+----------------+---- ...
- *  kind        1 FULL, 2 DELTA
- *  ranges      DELTA: how many ranges follow (u16); FULL: 0
+ *  kind        1 FULL, 2 DELTA, 3 FRESH
+ *  ranges      DELTA, FRESH: how many ranges follow (u16); FULL: 0
  *  body bytes  bytes after this 24-byte header (u32)
- *  base lsn    DELTA: the lsn of the image the ranges apply to; FULL: 0
+ *  base lsn    DELTA: the lsn of the image the ranges apply to; FULL, FRESH: 0
  *  body FULL:  the page image (lsn stamped; checksum only in format 2), pageSize bytes
- *  body DELTA: ranges x
+ *  body DELTA, FRESH: ranges x
  *              +-------------+-------------+---------------------+
  *              | offset / 8  | length / 8  | length new bytes    |
  *              | u16         | u16         |                     |
@@ -45,23 +59,27 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * Ranges come from {@link PageDiff}: word-aligned, ascending, disjoint. They always include the
- * page header's lsn word, so a delta applied in full leaves the page stamped with the transaction's
- * lsn, which {@link #apply} checks (and, for a format 2 record, the page's checksum).
+ * page header's lsn word, so a record applied in full leaves the page stamped with the
+ * transaction's lsn, which {@link #apply} checks (and, for a format 2 record, the page's checksum).
  *
  * <p>Replay is idempotent by page lsn: a DELTA applies to a page holding exactly its base lsn, is
  * skipped by a page that already holds its lsn or a newer one, and is refused otherwise (a missing
- * record in between: corruption, never silently applied). A FULL record always applies: it is
- * authoritative whatever the page held, even a torn home copy.
+ * record in between: corruption, never silently applied). FULL and FRESH records always apply: they
+ * do not depend on what the page held.
  *
  * <p>Memory: the caller passes a scratch array of at least the page size; nothing is allocated per
  * record.
  */
 public final class RedoRecord {
   /**
-   * The log format that carries redo records of unsealed images; format 2 carried sealed ones,
-   * format 1 a page image per change.
+   * The log format that carries redo records against home copies and fresh pages; format 3 logged a
+   * full image at each page's first change since the checkpoint, format 2 sealed every image, format
+   * 1 a page image per change.
    */
-  public static final int FORMAT_VERSION = 3;
+  public static final int FORMAT_VERSION = 4;
+
+  /** Redo records that start each page with a full image (no FRESH). Read, never written. */
+  public static final int FORMAT_VERSION_FULL_FIRST = 3;
 
   /** Redo records of sealed images (checksum computed at every commit). Read, never written. */
   public static final int FORMAT_VERSION_SEALED = 2;
@@ -69,6 +87,7 @@ public final class RedoRecord {
   public static final int HEADER_SIZE = 24;
   public static final byte KIND_FULL = 1;
   public static final byte KIND_DELTA = 2;
+  public static final byte KIND_FRESH = 3;
   static final int RANGE_HEADER = 4;
 
   private static final int OFF_KIND = 0;
@@ -94,6 +113,10 @@ public final class RedoRecord {
 
     public boolean full() {
       return kind == KIND_FULL;
+    }
+
+    public boolean fresh() {
+      return kind == KIND_FRESH;
     }
   }
 
@@ -148,17 +171,39 @@ public final class RedoRecord {
     }
     int pos = reserve(out, HEADER_SIZE + body);
     header(out, pos, KIND_DELTA, after.areaId(), n, body, after.pageNo(), before.lsn());
-    int p = pos + HEADER_SIZE;
+    putRanges(after, diff, out, pos + HEADER_SIZE, n, scratch);
+    return HEADER_SIZE + body;
+  }
+
+  // The n ranges diff found, each with its bytes from page, at p; leaves out positioned after them.
+  private static void putRanges(
+      Page page, PageDiff diff, ByteBuffer out, int p, int n, byte[] scratch) {
     for (int i = 0; i < n; i++) {
       int off = diff.offset(i);
       int len = diff.length(i);
       out.putShort(p, (short) (off >>> 3));
       out.putShort(p + 2, (short) (len >>> 3));
-      after.getBytes(off, scratch, 0, len);
+      page.getBytes(off, scratch, 0, len);
       out.put(p + RANGE_HEADER, scratch, 0, len);
       p += RANGE_HEADER + len;
     }
     out.position(p);
+  }
+
+  /**
+   * Writes {@code page} (formatted by its transaction, stamped with its lsn) at {@code out}'s
+   * position as a FRESH record, the ranges where it is not zero, or a FULL record when those would
+   * not be smaller; advances it and returns the record's size.
+   */
+  public static int writeFresh(Page page, PageDiff diff, ByteBuffer out, byte[] scratch) {
+    int n = diff.computeAgainstZero(page);
+    int body = n * RANGE_HEADER + diff.changedBytes();
+    if (body >= page.size()) {
+      return writeFull(page, out, scratch);
+    }
+    int pos = reserve(out, HEADER_SIZE + body);
+    header(out, pos, KIND_FRESH, page.areaId(), n, body, page.pageNo(), 0);
+    putRanges(page, diff, out, pos + HEADER_SIZE, n, scratch);
     return HEADER_SIZE + body;
   }
 
@@ -186,15 +231,22 @@ public final class RedoRecord {
             "FULL record with " + ranges + " ranges, " + body + " bytes, base " + base,
             "0 ranges, " + pageSize + " bytes, base 0");
       }
-    } else if (kind == KIND_DELTA) {
+    } else if (kind == KIND_DELTA || kind == KIND_FRESH) {
+      String name = kind == KIND_DELTA ? "DELTA" : "FRESH";
       if (ranges == 0 || body < (long) ranges * (RANGE_HEADER + 8) || body >= pageSize) {
         throw bad(
             pos,
-            "DELTA record with " + ranges + " ranges in " + body + " bytes",
+            name + " record with " + ranges + " ranges in " + body + " bytes",
             "1.." + pageSize / 16 + " ranges of at least 12 bytes, under " + pageSize + " bytes");
       }
+      if (kind == KIND_FRESH && base != 0) {
+        throw bad(pos, "FRESH record with base " + base, "base 0");
+      }
     } else {
-      throw bad(pos, "kind " + kind, KIND_FULL + " (FULL) or " + KIND_DELTA + " (DELTA)");
+      throw bad(
+          pos,
+          "kind " + kind,
+          KIND_FULL + " (FULL), " + KIND_DELTA + " (DELTA) or " + KIND_FRESH + " (FRESH)");
     }
     if (pageNo < 0) {
       throw bad(pos, "page number " + pageNo, ">= 0");
@@ -207,8 +259,8 @@ public final class RedoRecord {
 
   /**
    * Applies the record at {@code pos} in {@code in} (written by the transaction of {@code lsn}) to
-   * {@code page}, an image of the page it names. A FULL record replaces whatever the page held. A
-   * DELTA record applies when the page holds its base lsn, and is skipped ({@link
+   * {@code page}, an image of the page it names. A FULL record replaces whatever the page held, and a
+   * FRESH record makes it its ranges over zeros. A DELTA record applies when the page holds its base lsn, and is skipped ({@link
    * Outcome#ALREADY_THERE}) when it holds {@code lsn} or newer; any other page lsn, a range outside
    * the page, or a result that is not an image of {@code lsn} (with {@code sealed}, a format 2
    * record: with a valid checksum) throws {@link IllegalArgumentException} and leaves the page as
@@ -225,6 +277,37 @@ public final class RedoRecord {
       page.putBytes(0, scratch, 0, pageSize);
       return Outcome.APPLIED;
     }
+    if (!h.fresh()) {
+      Outcome early = checkBase(h, page, lsn, pos);
+      if (early != null) {
+        return early;
+      }
+    }
+    checkRanges(in, body, h, pageSize, pos);
+    if (h.fresh()) {
+      // Built in the scratch copy from zeros, so that a refused result leaves the page untouched.
+      java.util.Arrays.fill(scratch, 0, pageSize, (byte) 0);
+      putRanges(in, body, h, scratch);
+      checkImage(scratch, pageSize, h, lsn, pos, false);
+      page.putBytes(0, scratch, 0, pageSize);
+      return Outcome.APPLIED;
+    }
+    if (!sealed) {
+      return applyInPlace(in, body, h, page, lsn, pos, scratch);
+    }
+    page.getBytes(0, scratch, 0, pageSize);
+    putRanges(in, body, h, scratch);
+    // Applied to the scratch copy first, so that a refused result leaves the page untouched.
+    checkImage(scratch, pageSize, h, lsn, pos, sealed);
+    page.putBytes(0, scratch, 0, pageSize);
+    return Outcome.APPLIED;
+  }
+
+  /**
+   * A DELTA applies to the page it names holding its base lsn: null when it does, {@link
+   * Outcome#ALREADY_THERE} when the page holds {@code lsn} or newer; throws otherwise.
+   */
+  private static Outcome checkBase(Header h, Page page, long lsn, int pos) {
     if (page.pageNo() != h.pageNo() || page.areaId() != h.area()) {
       throw bad(
           pos,
@@ -251,7 +334,11 @@ public final class RedoRecord {
               + lsn
               + " applies to)");
     }
-    // Check every range before writing any.
+    return null;
+  }
+
+  // Every range lies within the page and the record, before any byte is written.
+  private static void checkRanges(ByteBuffer in, int body, Header h, int pageSize, int pos) {
     int p = body;
     for (int i = 0; i < h.ranges(); i++) {
       if (p + RANGE_HEADER > body + h.bodyBytes()) {
@@ -270,25 +357,21 @@ public final class RedoRecord {
     if (p != body + h.bodyBytes()) {
       throw bad(pos, (p - body) + " bytes of ranges", h.bodyBytes() + " body bytes");
     }
-    if (!sealed) {
-      return applyInPlace(in, body, h, page, lsn, pos, scratch);
-    }
-    page.getBytes(0, scratch, 0, pageSize);
-    p = body;
+  }
+
+  // The ranges of a checked record, written into img.
+  private static void putRanges(ByteBuffer in, int body, Header h, byte[] img) {
+    int p = body;
     for (int i = 0; i < h.ranges(); i++) {
       int off = (in.getShort(p) & 0xFFFF) << 3;
       int len = (in.getShort(p + 2) & 0xFFFF) << 3;
-      in.get(p + RANGE_HEADER, scratch, off, len);
+      in.get(p + RANGE_HEADER, img, off, len);
       p += RANGE_HEADER + len;
     }
-    // Applied to the scratch copy first, so that a refused result leaves the page untouched.
-    checkImage(scratch, pageSize, h, lsn, pos, sealed);
-    page.putBytes(0, scratch, 0, pageSize);
-    return Outcome.APPLIED;
   }
 
   /**
-   * A format 3 delta (no checksum to check in the result): only the page header decides whether the
+   * A delta of an unsealed image (formats 3 and 4: no checksum to check in the result): only the page header decides whether the
    * result is acceptable, so the ranges are applied to a copy of the header first and, when it
    * names the right page and lsn, straight to the page, instead of copying the whole page out and
    * back (a quarter of replay's CPU in a profile of a log of small deltas).

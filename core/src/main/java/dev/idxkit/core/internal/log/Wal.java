@@ -51,8 +51,8 @@ public final class Wal implements AutoCloseable {
   private final byte[] scratchPage;
   private int version; // of the header on disk, once recovery or a reset has set it
   // Starts writeback of the log every 16 MiB appended: a checkpoint begins with an fsync of the
-  // whole log, which under OFF or ASYNC can hold hundreds of MiB written since the last one (every
-  // page's first change is logged whole); started early, the device writes it while the commits
+  // whole log, which under OFF or ASYNC can hold hundreds of MiB written since the last one; started
+  // early, the device writes it while the commits
   // go on, and that fsync waits for the tail only. Made at the first append after a reset.
   private WriteBehind writeBehind;
   private final WriteBehind.Kernel kernel;
@@ -185,8 +185,9 @@ public final class Wal implements AutoCloseable {
   /**
    * Appends one transaction: a REDO frame per page ({@code pages}, already stamped with {@code
    * lsn}; their checksums are computed at the checkpoint), each a delta against the same-index
-   * entry of {@code bases} (the page's previous committed image) or its full image where that entry
-   * is null, then a commit frame carrying {@code edits}. Single writer: the caller holds the
+   * entry of {@code bases} (the page's previous committed image, or its home copy) or, where that
+   * entry is null, a FRESH record (a page the transaction formatted), then a commit frame carrying
+   * {@code edits}. Single writer: the caller holds the
    * database's writer lock. Returns the log offset after the commit frame, for {@link #sync(long)}.
    */
   public long append(long lsn, List<Page> pages, List<Page> bases, byte[] edits) {
@@ -199,7 +200,12 @@ public final class Wal implements AutoCloseable {
     long need = WalFormat.transactionBytes(pages.size(), pageSize, edits.length);
     ByteBuffer b = scratch(need);
     for (int i = 0; i < pages.size(); i++) {
-      WalFormat.putRedoFrame(b, lsn, salt, pages.get(i), bases.get(i), diff, scratchPage);
+      Page base = bases.get(i);
+      if (base == null) {
+        WalFormat.putFreshFrame(b, lsn, salt, pages.get(i), diff, scratchPage);
+      } else {
+        WalFormat.putRedoFrame(b, lsn, salt, pages.get(i), base, diff, scratchPage);
+      }
     }
     WalFormat.putCommitFrame(b, lsn, salt, edits, pages.size());
     b.flip();

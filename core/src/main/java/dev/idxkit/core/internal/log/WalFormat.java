@@ -13,19 +13,19 @@ import net.openhft.chronicle.bytes.BytesStore;
  * images) starts here.
  *
  * <p>A log file is a header, then transactions. A transaction is a REDO frame per page it changed
- * (format 3: a {@link RedoRecord}, the page's full image on its first change after a checkpoint and
- * the changed byte ranges after that; format 2 the same with every image checksummed at commit),
- * then one COMMIT frame carrying its meta edits ({@code MetaEdits}); all frames of a transaction
- * carry its LSN. Format 1 logged a PAGE frame (the whole image) per page instead: such a log, left
- * by an older version, is still read (its images replayed) and the recovery checkpoint that follows
- * starts a format 3 log, as it does after a format 2 log; a header of any other version is refused,
- * naming both. Every frame carries the salt of its log, written in the header by the last reset:
+ * (format 4: a {@link RedoRecord}, the changed byte ranges against the page's previous image, its
+ * home copy for the first change since the checkpoint, or against zeros for a page it formatted;
+ * format 3 logged the page's full image at its first change instead, format 2 the same with every
+ * image checksummed at commit), then one COMMIT frame carrying its meta edits ({@code MetaEdits});
+ * all frames of a transaction carry its LSN. Format 1 logged a PAGE frame (the whole image) per page
+ * instead. A log left by an older version is still read (replayed) and the recovery checkpoint that
+ * follows starts a format 4 log; a header of any other version is refused, naming both. Every frame carries the salt of its log, written in the header by the last reset:
  * frames left over from an older log (a reset truncates, but a crash can leave stale bytes, and a
  * damaged header is read with the salt the meta recorded) are recognised by their salt.
  *
  * <pre>
  * header (32 bytes, little-endian):
- *    0 u64 MAGIC "IDXKWAL1"   8 u32 format version (3; 2, 1 read)   12 u32 pageSize
+ *    0 u64 MAGIC "IDXKWAL1"   8 u32 format version (4; 3, 2, 1 read)   12 u32 pageSize
  *   16 u64 salt (never 0)
  *   24 u32 reserved          28 u32 crc32c of [0, 28)
  *
@@ -40,14 +40,17 @@ import net.openhft.chronicle.bytes.BytesStore;
  *          COMMIT: editBytes bytes of meta edits;
  *          PAGE: the page image, pageSize bytes, sealed (format 1)
  *
- * one transaction of two pages, 8 KiB pages, the first changed before since the checkpoint
- * (a delta of two ranges, 40 bytes), the second not (a full image):
- *   [REDO hdr | 24 + 2*4 + 40][REDO hdr | 24 + 8192][COMMIT hdr | edits] = 3 * 32 + 8288 + edits
+ * one transaction of two pages, 8 KiB pages: a leaf that got one entry (a delta of three ranges,
+ * 24 + 3*4 + 200 bytes) and a page it formatted to split into (a FRESH record, half a page):
+ *   [REDO hdr | 236][REDO hdr | 24 + n*4 + ~4096][COMMIT hdr | edits]
  * </pre>
  */
 public final class WalFormat {
   public static final long MAGIC = 0x314C41574B584449L; // "IDXKWAL1" little-endian
   public static final int FORMAT_VERSION = RedoRecord.FORMAT_VERSION;
+
+  /** Redo records starting each page with its full image ({@link RedoRecord}). Read only. */
+  public static final int FORMAT_VERSION_FULL_FIRST = RedoRecord.FORMAT_VERSION_FULL_FIRST;
 
   /** Redo records of sealed images ({@link RedoRecord}). Read, never written. */
   public static final int FORMAT_VERSION_SEALED = RedoRecord.FORMAT_VERSION_SEALED;
@@ -98,6 +101,7 @@ public final class WalFormat {
     }
     int version = h.getInt(8);
     if (version != FORMAT_VERSION
+        && version != FORMAT_VERSION_FULL_FIRST
         && version != FORMAT_VERSION_SEALED
         && version != FORMAT_VERSION_IMAGES) {
       throw new UnsupportedLogFormatException(path, version);
@@ -120,9 +124,9 @@ public final class WalFormat {
 
   /**
    * Writes a REDO frame for {@code p} (stamped with {@code lsn}) at {@code b}'s position and moves
-   * past it: a delta against {@code base}, the page's previous committed image, or the full image
-   * when {@code base} is null (the page's first change since the last checkpoint). Returns the
-   * record's size.
+   * past it: a DELTA against {@code base}, the page's previous committed image (or its home copy),
+   * or its full image when {@code base} is null (what format 3 logged for a page's first change
+   * since a checkpoint; tests write older logs with it). Returns the record's size.
    */
   static int putRedoFrame(
       ByteBuffer b, long lsn, long salt, Page p, Page base, PageDiff diff, byte[] scratch) {
@@ -132,6 +136,23 @@ public final class WalFormat {
         base == null
             ? RedoRecord.writeFull(p, b, scratch)
             : RedoRecord.write(base, p, diff, b, scratch);
+    finishRedoFrame(b, start, lsn, salt, p, n);
+    return n;
+  }
+
+  /**
+   * Writes a REDO frame for {@code p}, a page its transaction formatted, as a FRESH record (its
+   * ranges over a zeroed page) at {@code b}'s position and moves past it. Returns the record's size.
+   */
+  static int putFreshFrame(ByteBuffer b, long lsn, long salt, Page p, PageDiff diff, byte[] scratch) {
+    int start = b.position();
+    b.position(start + FRAME_HEADER);
+    int n = RedoRecord.writeFresh(p, diff, b, scratch);
+    finishRedoFrame(b, start, lsn, salt, p, n);
+    return n;
+  }
+
+  private static void finishRedoFrame(ByteBuffer b, int start, long lsn, long salt, Page p, int n) {
     b.put(start + 4, KIND_REDO);
     b.put(start + 5, (byte) p.areaId());
     b.putShort(start + 6, (short) 0);
@@ -141,7 +162,6 @@ public final class WalFormat {
     b.putInt(start + 28, 0);
     b.putInt(start, crc(b, start + 4, FRAME_HEADER - 4 + n));
     b.position(start + FRAME_HEADER + n);
-    return n;
   }
 
   static int recordBytes(ByteBuffer frame) {

@@ -23,8 +23,8 @@ import net.openhft.chronicle.bytes.BytesStore;
  * does not reproduce a sealed page on replay is damage, not a torn tail: the open is refused.
  * Transactions at or below the meta's checkpoint LSN are already home and are skipped.
  *
- * <p>A log's header says its format: REDO frames are read from a format 3 log (and from a format 2
- * log, whose images carry checksums, checked), PAGE frames from a format 1 log (left by an older
+ * <p>A log's header says its format: REDO frames are read from a format 4 or 3 log (and from a
+ * format 2 log, whose images carry checksums, checked), PAGE frames from a format 1 log (left by an older
  * version; replayed the same way, then checkpointed by the open); a log whose header is damaged
  * (read with the meta's salt) may hold either. A header of another version is refused ({@link
  * UnsupportedLogFormatException}), never read as empty.
@@ -41,9 +41,10 @@ public final class WalReader {
 
     /**
      * One redo record of a committed transaction, at {@code pos} in {@code record} (valid only
-     * during the call), to apply in log order.
+     * during the call), to apply in log order; {@code logVersion} is the format of the log's header
+     * (0 when the header is damaged: the current format's rules apply).
      */
-    void redo(ByteBuffer record, int pos, long lsn, boolean sealed);
+    void redo(ByteBuffer record, int pos, long lsn, int logVersion);
 
     /** The transaction's edits, after all its pages. */
     void commit(long lsn, byte[] edits);
@@ -64,7 +65,7 @@ public final class WalReader {
    * {@code wal} to append after the last valid one (cutting the torn tail) unless read-only.
    */
   public static Result recover(Wal wal, long checkpointLsn, Replay replay, boolean readOnly) {
-    return recover(wal, checkpointLsn, 0, replay, readOnly);
+    return recover(wal, checkpointLsn, 0, 0, replay, readOnly);
   }
 
   /**
@@ -72,18 +73,27 @@ public final class WalReader {
    * log ({@code 0}: unknown). A log whose header is damaged is then still read, with that salt: its
    * frames carry the salt themselves, so only frames of this log are replayed. The log is not
    * positioned in that case; the caller checkpoints what was replayed, and only then resets it.
+   *
+   * <p>{@code imagesLsn} above {@code checkpointLsn}: the images of every page changed up to that
+   * LSN were installed from a {@link DoubleWrite} before this call, so the transactions up to it
+   * hand over their edits alone, not their redo records.
    */
   public static Result recover(
-      Wal wal, long checkpointLsn, long knownSalt, Replay replay, boolean readOnly) {
+      Wal wal,
+      long checkpointLsn,
+      long knownSalt,
+      long imagesLsn,
+      Replay replay,
+      boolean readOnly) {
     try {
-      return read(wal, checkpointLsn, knownSalt, replay, readOnly);
+      return read(wal, checkpointLsn, knownSalt, imagesLsn, replay, readOnly);
     } catch (IOException e) {
       throw new IdxkitIOException("cannot read write-ahead log " + wal.path(), e);
     }
   }
 
   private static Result read(
-      Wal wal, long checkpointLsn, long knownSalt, Replay replay, boolean readOnly)
+      Wal wal, long checkpointLsn, long knownSalt, long imagesLsn, Replay replay, boolean readOnly)
       throws IOException {
     var ch = wal.channel();
     long size = ch.size();
@@ -238,12 +248,12 @@ public final class WalReader {
           byte[] edits = new byte[payload];
           body.get(WalFormat.FRAME_HEADER, edits);
           if (lsn > checkpointLsn) {
-            for (int i = 0; i < pending.size(); i++) {
+            // Up to imagesLsn, the double write's images already hold what the records did.
+            int replayed = lsn > imagesLsn ? pending.size() : 0;
+            for (int i = 0; i < replayed; i++) {
               ByteBuffer pb = pending.get(i).order(ByteOrder.LITTLE_ENDIAN);
               if (!pendingIsImage.get(i)) {
-                // A log with a damaged header is read as the current format: its images' checksums
-                // are not checked (the frames' are).
-                replay.redo(pb, 0, lsn, version == RedoRecord.FORMAT_VERSION_SEALED);
+                replay.redo(pb, 0, lsn, version);
                 pages++;
                 continue;
               }

@@ -1,21 +1,27 @@
 package dev.idxkit.core.internal.txn;
 
 /**
- * What the last checkpoint did and how long each part took (nanoseconds): the log fsync, the flush
- * (writing pages home, {@code writeNanos} of it, then the area fsyncs), and the meta write plus log
- * reset. {@code writeBehindProblem} says why the flush ran without write-behind, null when it had
+ * What the last checkpoint did and how long each part took (nanoseconds): the log fsync, the double
+ * write (every page to a file of its own, fsynced, before any is written home), the flush (writing
+ * pages home, {@code writeNanos} of it, then the area fsyncs), and the meta write plus log reset. {@code writeBehindProblem} says why the flush ran without write-behind, null when it had
  * it; {@code writeBehindRequests} how many times it asked the kernel to start writing.
  */
 public record CheckpointStats(
     long pages,
     long bytes,
     long walSyncNanos,
+    long doubleWriteNanos,
     long writeNanos,
     long flushNanos,
     long metaNanos,
     String writeBehindProblem,
     long writeBehindRequests) {
-  public static final CheckpointStats NONE = new CheckpointStats(0, 0, 0, 0, 0, 0, null, 0);
+  public static final CheckpointStats NONE = new CheckpointStats(0, 0, 0, 0, 0, 0, 0, null, 0);
+
+  /** Double-write bandwidth in MiB/s: the same bytes as the flush, one sequential file. */
+  public double doubleWriteMibPerSecond() {
+    return doubleWriteNanos == 0 ? 0 : bytes / 1048576.0 / (doubleWriteNanos / 1e9);
+  }
 
   /** Flush bandwidth in MiB/s. */
   public double flushMibPerSecond() {

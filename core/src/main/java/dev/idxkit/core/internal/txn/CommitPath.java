@@ -2,6 +2,7 @@ package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.io.PageBuffer;
+import dev.idxkit.core.internal.log.DoubleWrite;
 import dev.idxkit.core.internal.log.Recovery;
 import dev.idxkit.core.internal.log.Wal;
 import dev.idxkit.core.internal.log.WalFormat;
@@ -10,6 +11,7 @@ import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,6 +38,7 @@ import java.util.List;
  * replays the log, checks the area files against the recovered meta, and (read-write) checkpoints.
  */
 final class CommitPath implements AutoCloseable {
+  private final Path dir;
   private final Wal wal;
   private final MetaFile metaFile;
   private final AreaFiles areas;
@@ -46,6 +49,7 @@ final class CommitPath implements AutoCloseable {
   private long lastLsn;
 
   CommitPath(
+      Path dir,
       Wal wal,
       MetaFile metaFile,
       AreaFiles areas,
@@ -57,8 +61,17 @@ final class CommitPath implements AutoCloseable {
     this.areas = areas;
     this.committed = committed;
     this.options = options;
+    this.dir = dir;
     this.checkpoint =
-        new Checkpoint(wal, metaFile, areas, committed.index(), pageSize, options.writeBehind());
+        new Checkpoint(
+            wal,
+            metaFile,
+            areas,
+            committed.index(),
+            pageSize,
+            options.writeBehind(),
+            dir,
+            options.fileIo());
     this.lastLsn = committed.meta().checkpointLsn();
     this.pageSize = pageSize;
   }
@@ -83,9 +96,15 @@ final class CommitPath implements AutoCloseable {
     for (PageBuffer b : pages) {
       b.page.setLsn(lsn);
       images.add(b.page);
-      // The previous committed image, still in the index until install() below replaces it; none
-      // for a page's first change since the checkpoint, which the log gets whole.
-      bases.add(committed.index().get(b.page.areaId(), b.page.pageNo()));
+      // The previous committed image, still in the index until install() below replaces it; for a
+      // page's first change since the checkpoint, its home copy (the one the transaction copied,
+      // whole: the checkpoint that wrote it fsynced it after its double write); none (a FRESH
+      // record) for a page the transaction formatted, whose home copy is never read.
+      Page base = committed.index().get(b.page.areaId(), b.page.pageNo());
+      if (base == null && !b.fresh) {
+        base = areas.file(b.page.areaId()).read(b.page.pageNo());
+      }
+      bases.add(base);
     }
     long end = wal.append(lsn, images, bases, edits);
     lastLsn = lsn;
@@ -138,11 +157,13 @@ final class CommitPath implements AutoCloseable {
     Recovery.checkMetaMatchesLog(metaFile, wal);
     Recovery.Outcome r =
         Recovery.replay(
+            dir,
             wal,
             metaFile,
             committed.meta(),
             committed.free(),
             committed.index(),
+            (area, pageNo) -> areas.file(area).read(pageNo),
             areas::openMissing,
             options.readOnly());
     committed.recovered(r.state(), r.log().transactions());
@@ -151,6 +172,9 @@ final class CommitPath implements AutoCloseable {
     if (!options.readOnly()) {
       Recovery.prepareLog(wal, metaFile, r.log());
       checkpoint();
+      // Every page is home under the meta now: a double write left by a checkpoint that finished
+      // (a crash before its delete) or by the one just replayed is of no more use.
+      DoubleWrite.deleteAll(dir);
     }
     return r.log();
   }

@@ -82,7 +82,7 @@ public final class Store implements AutoCloseable {
             options.readOnly(),
             options.fileIo(),
             options.writeBehind());
-    this.log = new CommitPath(wal, metaFile, areas, committed, options, pageSize);
+    this.log = new CommitPath(dir, wal, metaFile, areas, committed, options, pageSize);
     try {
       this.recovery = log.recover();
     } catch (RuntimeException e) {

@@ -279,6 +279,7 @@ public final class StoreTxn implements View, AutoCloseable {
       edits.alloc(area, page);
       PageBuffer b = store.pool().acquire();
       b.page.format(type, page, area);
+      b.fresh = true;
       store.pool().release(dirty.put(PageIndex.key(area, page), b));
       return b.page;
     }

@@ -9,7 +9,11 @@ import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
+import dev.idxkit.core.internal.io.PageFile;
 import dev.idxkit.core.internal.io.PagePool;
+import dev.idxkit.core.internal.meta.MetaCodec;
+import dev.idxkit.core.internal.meta.MetaFile;
+import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.testing.CrashCopy;
 import java.io.IOException;
@@ -32,8 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * refused with one line naming both versions.
  *
  * <p>The format 1 log is made the way the old version would have written it: a crash copy of a
- * database with committed work in its log, whose current-format log is replayed here and written
- * back as the same transactions (same LSNs, salt and edits) with each changed page's whole image.
+ * database with committed work in its log, whose current-format log is replayed here (over the
+ * copy's area files, which hold the pages its deltas start from) and written back as the same
+ * transactions (same LSNs, salt and edits) with each changed page's whole image; formats 2 and 3
+ * the same, as FULL redo records (sealed in format 2).
  */
 class LogFormatUpgradeTest {
   @TempDir Path tmp;
@@ -131,6 +137,26 @@ class LogFormatUpgradeTest {
   }
 
   @Test
+  void aFormat3LogOfFullFirstImagesIsReplayedThenContinuedInTheCurrentFormat() throws Exception {
+    Crashed c = crashedWithLogIn(WalFormat.FORMAT_VERSION_FULL_FIRST, 3);
+    Path crash = c.dir();
+    TreeMap<Long, String> rows = c.rows();
+    try (Database db = Database.open(crash)) {
+      assertRows(db, rows);
+      assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(WalFormat.FORMAT_VERSION);
+      try (Transaction tx = db.begin()) {
+        tx.insert(db.table("t"), -1L, "after the upgrade");
+        tx.commit();
+      }
+      rows.put(-1L, "after the upgrade");
+      Path again = CrashCopy.of(crash, tmp.resolve("again"));
+      try (Database copy = Database.open(again)) {
+        assertRows(copy, rows);
+      }
+    }
+  }
+
+  @Test
   void anEmptyFormat1LogIsStartedAfreshInTheCurrentFormatBeforeTheFirstCommit() throws Exception {
     Path dir = tmp.resolve("db");
     try (Database db = Database.create(dir)) {
@@ -165,8 +191,8 @@ class LogFormatUpgradeTest {
         .hasMessage(
             "corrupt database file "
                 + wal
-                + ": write-ahead log format version 7 (expected: 3, or 2 or 1 from an older version,"
-                + " replayed then checkpointed)");
+                + ": write-ahead log format version 7 (expected: 4, or 3, 2 or 1 from an older"
+                + " version, replayed then checkpointed)");
     assertThat(headerVersion(wal)).as("nothing rewritten").isEqualTo(7);
   }
 
@@ -182,6 +208,20 @@ class LogFormatUpgradeTest {
     PageIndex images = new PageIndex(new PagePool(pageSize, 16));
     long salt;
     int[] txns = {0};
+    // The format 4 log's first delta of a page applies to its home copy: the crash copy's areas,
+    // by id as the meta names them.
+    MetaState meta;
+    try (MetaFile mf = MetaFile.open(wal.resolveSibling("meta"), true)) {
+      meta = MetaCodec.decode(mf.readCurrent()).state();
+    }
+    List<PageFile> areas = new ArrayList<>();
+    for (int a = 0; a < meta.areaSlots(); a++) {
+      String name = meta.areaName(a);
+      areas.add(
+          name == null
+              ? null
+              : PageFile.open(wal.resolveSibling(name + ".area"), pageSize, false, true));
+    }
     try (Wal w = Wal.open(wal, pageSize, true)) {
       salt = w.headerSalt();
       out.put(WalFormat.header(pageSize, salt, version));
@@ -198,8 +238,8 @@ class LogFormatUpgradeTest {
             }
 
             @Override
-            public void redo(ByteBuffer record, int pos, long lsn, boolean sealed) {
-              images.applyRedo(record, pos, lsn, sealed);
+            public void redo(ByteBuffer record, int pos, long lsn, int logVersion) {
+              images.applyRedo(record, pos, lsn, false, (a, p) -> areas.get(a).read(p));
               RedoRecord.Header h = RedoRecord.readHeader(record, pos, pageSize);
               touched.add(new long[] {h.area(), h.pageNo()});
             }
@@ -207,9 +247,12 @@ class LogFormatUpgradeTest {
             @Override
             public void commit(long lsn, byte[] edits) {
               for (long[] p : touched) {
-                // Older formats' images are sealed; the current format's are only stamped.
+                // Formats 1 and 2 sealed their images; format 3 only stamped them, and starting
+                // every change with a full image is within its rules.
                 Page image = images.get((int) p[0], p[1]);
-                image.seal(image.lsn());
+                if (version != WalFormat.FORMAT_VERSION_FULL_FIRST) {
+                  image.seal(image.lsn());
+                }
                 if (version == WalFormat.FORMAT_VERSION_IMAGES) {
                   WalFormat.putPageFrame(out, outStore, lsn, salt, image);
                 } else {
@@ -227,6 +270,11 @@ class LogFormatUpgradeTest {
     } finally {
       // Releasing the wrapper frees the buffer's memory: only after the last use of it.
       outStore.releaseLast();
+      for (PageFile f : areas) {
+        if (f != null) {
+          f.close();
+        }
+      }
     }
     return txns[0];
   }

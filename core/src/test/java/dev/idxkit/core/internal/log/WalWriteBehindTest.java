@@ -34,8 +34,12 @@ class WalWriteBehindTest {
     for (int i = 0; i < 128; i++) {
       Page p = new PageBuffer(pageSize).page;
       p.format(PageType.LEAF, i + 1, 0);
+      // Formatted by the transaction (a FRESH record), and no word left zero: logged whole.
+      for (int off = Page.HEADER_SIZE; off < pageSize; off += 8) {
+        p.putLong(off, 0x5DEECE66DL * (off + 1) * (i + 1) | 1);
+      }
       pages.add(p);
-      bases.add(null); // first change since the checkpoint: logged whole
+      bases.add(null);
     }
     try (Wal wal = Wal.open(dir.resolve("wal"), pageSize, false)) {
       wal.reset();

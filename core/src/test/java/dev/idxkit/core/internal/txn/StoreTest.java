@@ -259,7 +259,13 @@ class StoreTest {
       }
       long second = s.walBytes();
       try (StoreTxn t = s.begin(null)) {
-        put(t, 2);
+        Page p = t.pages(0).allocate(PageType.HEAP);
+        // No word left zero: the new page's record is its full image, not the ranges over zeros.
+        for (int off = Page.HEADER_SIZE; off < p.size(); off += 8) {
+          p.putLong(off, 2L * off | 1);
+        }
+        t.addTablePage(T, p.pageNo());
+        t.addRows(T, 1);
         t.commit();
       }
       Path c = CrashCopy.of(dir, tmp.resolve("crash"));
@@ -268,7 +274,7 @@ class StoreTest {
       // carry no page checksum: the frame's covers their bytes).
       try (FileChannel ch =
           FileChannel.open(c.resolve("wal"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-        // The second transaction's page is new: its redo record is the full image.
+        // The second transaction's page is new and has no zero word: its record is the full image.
         int image = WalFormat.FRAME_HEADER + RedoRecord.HEADER_SIZE;
         int frame = image + 4096;
         ByteBuffer f = ByteBuffer.allocate(frame).order(ByteOrder.LITTLE_ENDIAN);
