@@ -62,6 +62,24 @@ public final class Page {
   private final int size;
   // One bit per CHANGE_BLOCK bytes written since forgetChanges(); null when not tracked.
   private long[] changed;
+  // Told of every write, while a transaction's copy records its operations; null otherwise.
+  private Writes writes;
+
+  /**
+   * Receives the writes made through a page view, in order, once {@link #recordWrites} is set: what
+   * a transaction's copy of a page hands its redo record (the log's {@code PageOps}), so that the
+   * record says what was done (move these slots, put this entry) rather than which bytes differ.
+   */
+  public interface Writes {
+    /** Bytes {@code [off, off + len)} of {@code page} were just written; read them from it. */
+    void put(Page page, int off, int len);
+
+    /** {@code len} bytes were just moved from {@code from} to {@code to} (memmove). */
+    void move(int from, int to, int len);
+
+    /** Bytes {@code [off, off + len)} were just zeroed. */
+    void zero(int off, int len);
+  }
 
   public Page(BytesStore<?, ?> store, long base, int size) {
     this.store = store;
@@ -98,6 +116,15 @@ public final class Page {
     return changed != null;
   }
 
+  /** Tells {@code w} of every later write through this view; null stops. */
+  public void recordWrites(Writes w) {
+    writes = w;
+  }
+
+  public Writes recordedWrites() {
+    return writes;
+  }
+
   /** Marks every block clean: the page now equals the image it will be diffed against. */
   public void forgetChanges() {
     java.util.Arrays.fill(changed, 0L);
@@ -122,6 +149,12 @@ public final class Page {
     }
     int b = (i << 6) + Long.numberOfTrailingZeros(w);
     return b < blocks ? b : -1;
+  }
+
+  private void wrote(int off, int len) {
+    if (writes != null) {
+      writes.put(this, off, len);
+    }
   }
 
   private void changed(int off, int len) {
@@ -245,6 +278,7 @@ public final class Page {
   public void putU8(int off, int v) {
     changed(off, 1);
     store.writeUnsignedByte(base + off, v);
+    wrote(off, 1);
   }
 
   public int getU16(int off) {
@@ -254,6 +288,7 @@ public final class Page {
   public void putU16(int off, int v) {
     changed(off, 2);
     store.writeUnsignedShort(base + off, v);
+    wrote(off, 2);
   }
 
   public int getInt(int off) {
@@ -263,6 +298,7 @@ public final class Page {
   public void putInt(int off, int v) {
     changed(off, 4);
     store.writeInt(base + off, v);
+    wrote(off, 4);
   }
 
   public long getLong(int off) {
@@ -272,6 +308,7 @@ public final class Page {
   public void putLong(int off, long v) {
     changed(off, 8);
     store.writeLong(base + off, v);
+    wrote(off, 8);
   }
 
   public void getBytes(int off, byte[] dst, int dstOff, int len) {
@@ -282,12 +319,14 @@ public final class Page {
   public void putBytes(int off, BytesStore<?, ?> src, long srcOff, int len) {
     changed(off, len);
     store.write(base + off, src, srcOff, len);
+    wrote(off, len);
   }
 
   /** Copies {@code len} bytes at {@code srcPos} of {@code src} (heap or direct) to {@code off}. */
   public void putBytes(int off, ByteBuffer src, int srcPos, int len) {
     changed(off, len);
     store.write(base + off, src, srcPos, len);
+    wrote(off, len);
   }
 
   public byte[] getBytes(int off, int len) {
@@ -299,6 +338,7 @@ public final class Page {
   public void putBytes(int off, byte[] src, int srcOff, int len) {
     changed(off, len);
     store.write(base + off, src, srcOff, len);
+    wrote(off, len);
   }
 
   /** Copies {@code len} bytes within the page; the ranges may overlap (memmove). */
@@ -308,23 +348,31 @@ public final class Page {
     }
     changed(to, len);
     store.move(base + from, base + to, len);
+    if (writes != null) {
+      writes.move(from, to, len);
+    }
   }
 
   /** Copies {@code len} bytes from another page (or another place in this one, not overlapping). */
   public void copyFrom(Page src, int srcOff, int dstOff, int len) {
     changed(dstOff, len);
     store.write(base + dstOff, src.store, src.base + srcOff, len);
+    wrote(dstOff, len);
   }
 
   /** Copies the whole of {@code src} over this page. */
   public void copyFrom(Page src) {
     changed(0, size);
     store.write(base, src.store, src.base, size);
+    wrote(0, size);
   }
 
   public void zero(int off, int len) {
     changed(off, len);
     store.zeroOut(base + off, base + off + len);
+    if (writes != null) {
+      writes.zero(off, len);
+    }
   }
 
   /**

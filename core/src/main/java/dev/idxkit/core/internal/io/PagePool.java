@@ -27,6 +27,7 @@ public final class PagePool {
       return new PageBuffer(pageSize);
     }
     b.fresh = false;
+    b.page.recordWrites(null);
     return b;
   }
 

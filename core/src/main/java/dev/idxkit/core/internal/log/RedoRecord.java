@@ -18,6 +18,10 @@ import java.util.zip.CRC32C;
  *       its home copy in the area file (written and fsynced by that checkpoint).
  *   <li>FRESH: of a zeroed page, for a page the transaction formatted (a new page, or one taken from
  *       the free list): its home copy is garbage or does not exist yet, and is never read.
+ *   <li>OPS: of the previous committed image, like a DELTA, but as the operations the transaction
+ *       did ({@link PageOps}: move these bytes, put these), not the bytes that differ. A leaf insert
+ *       shifts every slot after the insertion point; as a difference that is half the slot array,
+ *       as operations one MOVE. Used whenever the operations fit in a quarter of the page.
  *   <li>FULL: the whole image, when a delta would not be smaller.
  * </ul>
  *
@@ -46,11 +50,12 @@ import java.util.zip.CRC32C;
  *  +------+------+---------+--------------+----------------+----------------+---- ...
  *  | kind | area | ranges  | body bytes   | page number    | base lsn       | body
  *  +------+------+---------+--------------+----------------+----------------+---- ...
- *  kind        1 FULL, 2 DELTA, 3 FRESH
- *  ranges      DELTA, FRESH: how many ranges follow (u16); FULL: 0
+ *  kind        1 FULL, 2 DELTA, 3 FRESH, 4 OPS
+ *  ranges      DELTA, FRESH: how many ranges follow (u16); OPS: how many operations; FULL: 0
  *  body bytes  bytes after this 24-byte header (u32)
- *  base lsn    DELTA: the lsn of the image the ranges apply to; FULL, FRESH: 0
+ *  base lsn    DELTA, OPS: the lsn of the image the record applies to; FULL, FRESH: 0
  *  body FULL:  the page image (lsn stamped; checksum only in format 2), pageSize bytes
+ *  body OPS:   the operations in the order they were done, {@link PageOps}
  *  body DELTA, FRESH: ranges x
  *              +-------------+-------------+---------------------+
  *              | offset / 8  | length / 8  | length new bytes    |
@@ -88,6 +93,7 @@ public final class RedoRecord {
   public static final byte KIND_FULL = 1;
   public static final byte KIND_DELTA = 2;
   public static final byte KIND_FRESH = 3;
+  public static final byte KIND_OPS = 4;
   static final int RANGE_HEADER = 4;
 
   private static final int OFF_KIND = 0;
@@ -117,6 +123,10 @@ public final class RedoRecord {
 
     public boolean fresh() {
       return kind == KIND_FRESH;
+    }
+
+    public boolean ops() {
+      return kind == KIND_OPS;
     }
   }
 
@@ -208,6 +218,23 @@ public final class RedoRecord {
   }
 
   /**
+   * Writes the operations {@code ops} recorded on {@code after} since it was copied from {@code
+   * before} (its previous committed image) as an OPS record at {@code out}'s position and advances
+   * it; returns the record's size.
+   */
+  public static int writeOps(Page before, Page after, PageOps ops, ByteBuffer out) {
+    if (ops.overflowed() || ops.count() > 0xFFFF) {
+      throw new IllegalArgumentException("ops : overflowed (expected: the page diffed instead)");
+    }
+    int body = ops.length();
+    int pos = reserve(out, HEADER_SIZE + body);
+    header(out, pos, KIND_OPS, after.areaId(), ops.count(), body, after.pageNo(), before.lsn());
+    out.put(pos + HEADER_SIZE, ops.bytes(), 0, body);
+    out.position(pos + HEADER_SIZE + body);
+    return HEADER_SIZE + body;
+  }
+
+  /**
    * Reads and checks the header of the record at {@code pos} in {@code in} (whose byte order must
    * be little-endian) for pages of {@code pageSize}; the record must lie within {@code in}'s limit.
    * Throws {@link IllegalArgumentException} naming the field when it is not a well-formed record.
@@ -231,6 +258,13 @@ public final class RedoRecord {
             "FULL record with " + ranges + " ranges, " + body + " bytes, base " + base,
             "0 ranges, " + pageSize + " bytes, base 0");
       }
+    } else if (kind == KIND_OPS) {
+      if (ranges == 0 || body < ranges * 5L || body >= pageSize) {
+        throw bad(
+            pos,
+            "OPS record with " + ranges + " operations in " + body + " bytes",
+            "at least one operation of at least 5 bytes, under " + pageSize + " bytes");
+      }
     } else if (kind == KIND_DELTA || kind == KIND_FRESH) {
       String name = kind == KIND_DELTA ? "DELTA" : "FRESH";
       if (ranges == 0 || body < (long) ranges * (RANGE_HEADER + 8) || body >= pageSize) {
@@ -246,7 +280,14 @@ public final class RedoRecord {
       throw bad(
           pos,
           "kind " + kind,
-          KIND_FULL + " (FULL), " + KIND_DELTA + " (DELTA) or " + KIND_FRESH + " (FRESH)");
+          KIND_FULL
+              + " (FULL), "
+              + KIND_DELTA
+              + " (DELTA), "
+              + KIND_FRESH
+              + " (FRESH) or "
+              + KIND_OPS
+              + " (OPS)");
     }
     if (pageNo < 0) {
       throw bad(pos, "page number " + pageNo, ">= 0");
@@ -282,6 +323,19 @@ public final class RedoRecord {
       if (early != null) {
         return early;
       }
+    }
+    if (h.ops()) {
+      try {
+        PageOps.check(in, body, h.bodyBytes(), h.ranges(), pageSize);
+      } catch (IllegalArgumentException e) {
+        throw bad(pos, e.getMessage(), "operations within the page and the record");
+      }
+      // The header the operations leave, checked before the page is touched.
+      page.getBytes(0, scratch, 0, Page.HEADER_SIZE);
+      PageOps.applyToHeader(in, body, h.ranges(), scratch);
+      checkImage(scratch, Page.HEADER_SIZE, h, lsn, pos, false);
+      PageOps.apply(in, body, h.ranges(), page);
+      return Outcome.APPLIED;
     }
     checkRanges(in, body, h, pageSize, pos);
     if (h.fresh()) {

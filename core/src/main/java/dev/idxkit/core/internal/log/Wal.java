@@ -185,9 +185,10 @@ public final class Wal implements AutoCloseable {
   /**
    * Appends one transaction: a REDO frame per page ({@code pages}, already stamped with {@code
    * lsn}; their checksums are computed at the checkpoint), each a delta against the same-index
-   * entry of {@code bases} (the page's previous committed image, or its home copy) or, where that
-   * entry is null, a FRESH record (a page the transaction formatted), then a commit frame carrying
-   * {@code edits}. Single writer: the caller holds the
+   * entry of {@code bases} (the page's previous committed image, or its home copy): the operations
+   * the page recorded ({@link PageOps}, an OPS record) or else the bytes that differ (DELTA); or,
+   * where that entry is null, a FRESH record (a page the transaction formatted); then a commit
+   * frame carrying {@code edits}. Single writer: the caller holds the
    * database's writer lock. Returns the log offset after the commit frame, for {@link #sync(long)}.
    */
   public long append(long lsn, List<Page> pages, List<Page> bases, byte[] edits) {
@@ -200,11 +201,14 @@ public final class Wal implements AutoCloseable {
     long need = WalFormat.transactionBytes(pages.size(), pageSize, edits.length);
     ByteBuffer b = scratch(need);
     for (int i = 0; i < pages.size(); i++) {
+      Page p = pages.get(i);
       Page base = bases.get(i);
       if (base == null) {
-        WalFormat.putFreshFrame(b, lsn, salt, pages.get(i), diff, scratchPage);
+        WalFormat.putFreshFrame(b, lsn, salt, p, diff, scratchPage);
+      } else if (p.recordedWrites() instanceof PageOps ops && !ops.overflowed()) {
+        WalFormat.putOpsFrame(b, lsn, salt, p, base, ops);
       } else {
-        WalFormat.putRedoFrame(b, lsn, salt, pages.get(i), base, diff, scratchPage);
+        WalFormat.putRedoFrame(b, lsn, salt, p, base, diff, scratchPage);
       }
     }
     WalFormat.putCommitFrame(b, lsn, salt, edits, pages.size());

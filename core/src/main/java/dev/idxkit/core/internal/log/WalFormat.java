@@ -152,6 +152,19 @@ public final class WalFormat {
     return n;
   }
 
+  /**
+   * Writes a REDO frame of the operations {@code ops} recorded on {@code p} since it was copied
+   * from {@code base} (an OPS record) at {@code b}'s position and moves past it. Returns the
+   * record's size.
+   */
+  static int putOpsFrame(ByteBuffer b, long lsn, long salt, Page p, Page base, PageOps ops) {
+    int start = b.position();
+    b.position(start + FRAME_HEADER);
+    int n = RedoRecord.writeOps(base, p, ops, b);
+    finishRedoFrame(b, start, lsn, salt, p, n);
+    return n;
+  }
+
   private static void finishRedoFrame(ByteBuffer b, int start, long lsn, long salt, Page p, int n) {
     b.put(start + 4, KIND_REDO);
     b.put(start + 5, (byte) p.areaId());

@@ -107,6 +107,7 @@ final class CommitPath implements AutoCloseable {
       bases.add(base);
     }
     long end = wal.append(lsn, images, bases, edits);
+    txn.detachOps(pages);
     lastLsn = lsn;
     committed.install(pages, txn::applyFrees, next);
     return end;

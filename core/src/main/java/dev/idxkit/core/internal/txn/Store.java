@@ -4,6 +4,7 @@ import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.io.PageFile;
 import dev.idxkit.core.internal.io.PagePool;
 import dev.idxkit.core.internal.log.PageIndex;
+import dev.idxkit.core.internal.log.PageOps;
 import dev.idxkit.core.internal.log.Wal;
 import dev.idxkit.core.internal.log.WalReader;
 import dev.idxkit.core.internal.meta.FreeList;
@@ -51,6 +52,10 @@ public final class Store implements AutoCloseable {
   private final CommitPath log;
   public final WriterGate writer;
   private final WalReader.Result recovery;
+  // Recordings of page operations, reused: a transaction takes one per page it copies. Touched by
+  // the writer only (one at a time, under the writer gate).
+  private static final int MAX_IDLE_OPS = 4096;
+  private final java.util.ArrayDeque<PageOps> idleOps = new java.util.ArrayDeque<>();
 
   /** Takes over the lock and meta file {@link StoreDirectory#open} opened, and recovers. */
   Store(Path dir, StoreOptions options, DirectoryLock lock, MetaFile mf, MetaCodec.Decoded meta) {
@@ -257,6 +262,20 @@ public final class Store implements AutoCloseable {
   /** Publishes a bulk session's meta: one meta write, then the new state becomes visible. */
   public void publish(MetaState.Builder next, List<FreeList> nextFree) {
     log.publish(next, nextFree);
+  }
+
+  /** A recording of page operations for a transaction's page copy; the writer's only. */
+  PageOps takeOps() {
+    PageOps o = idleOps.poll();
+    return o != null ? o : new PageOps(pageSize);
+  }
+
+  /** Gives back a recording the commit (or the rollback) is done with. */
+  void giveBackOps(PageOps o) {
+    o.reset();
+    if (idleOps.size() < MAX_IDLE_OPS) {
+      idleOps.push(o);
+    }
   }
 
   Page readCommitted(int area, long pageNo) {

@@ -3,6 +3,7 @@ package dev.idxkit.core.internal.txn;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.io.LongMap;
 import dev.idxkit.core.internal.io.PageBuffer;
+import dev.idxkit.core.internal.log.PageOps;
 import dev.idxkit.core.internal.log.PageIndex;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaEdits;
@@ -195,6 +196,23 @@ public final class StoreTxn implements View, AutoCloseable {
     return state == State.ACTIVE;
   }
 
+  /**
+   * Called by the commit once the pages are logged and before they become committed images: they
+   * stop recording their writes, and the recordings go back to the store.
+   */
+  void detachOps(List<PageBuffer> pages) {
+    for (PageBuffer b : pages) {
+      detachOps(b);
+    }
+  }
+
+  private void detachOps(PageBuffer b) {
+    if (b != null && b.page.recordedWrites() instanceof PageOps ops) {
+      b.page.recordWrites(null);
+      store.giveBackOps(ops);
+    }
+  }
+
   /** Called by the store while installing the commit: freed pages join the free lists. */
   void applyFrees(List<FreeList> free) {
     for (long k : pendingFree) {
@@ -207,7 +225,11 @@ public final class StoreTxn implements View, AutoCloseable {
     for (long k : takenFromFree) {
       MetaEdits.freeList(store.free(), PageIndex.areaOf(k)).add(PageIndex.pageOf(k));
     }
-    dirty.forEachValue(store.pool()::release);
+    dirty.forEachValue(
+        b -> {
+          detachOps(b);
+          store.pool().release(b);
+        });
     dirty.clear();
     for (int a : createdAreas) {
       store.areas().discard(a);
@@ -258,8 +280,10 @@ public final class StoreTxn implements View, AutoCloseable {
         b = store.pool().acquire();
         b.page.copyFrom(src);
         // The copy equals the committed image the commit will diff it against (the writer is
-        // held, so no other commit replaces that image meanwhile): only later writes count.
+        // held, so no other commit replaces that image meanwhile): only later writes count, and
+        // they are recorded as operations for the page's redo record from here on.
         b.page.forgetChanges();
+        b.page.recordWrites(store.takeOps());
         dirty.put(k, b);
       }
       return b.page;
@@ -280,7 +304,9 @@ public final class StoreTxn implements View, AutoCloseable {
       PageBuffer b = store.pool().acquire();
       b.page.format(type, page, area);
       b.fresh = true;
-      store.pool().release(dirty.put(PageIndex.key(area, page), b));
+      PageBuffer replaced = dirty.put(PageIndex.key(area, page), b);
+      detachOps(replaced);
+      store.pool().release(replaced);
       return b.page;
     }
 
@@ -288,7 +314,9 @@ public final class StoreTxn implements View, AutoCloseable {
     public void free(long pageNo) {
       checkActive();
       long k = PageIndex.key(area, pageNo);
-      store.pool().release(dirty.remove(k));
+      PageBuffer gone = dirty.remove(k);
+      detachOps(gone);
+      store.pool().release(gone);
       pendingFree.add(k);
       edits.free(area, pageNo);
     }

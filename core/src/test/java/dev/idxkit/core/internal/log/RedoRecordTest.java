@@ -27,11 +27,16 @@ class RedoRecordTest {
 
   /**
    * {@code sealed}: as a format 2 log is replayed (the result copied out, checked with its
-   * checksum, copied back); otherwise as format 3 (ranges checked on the header, applied in place).
+   * checksum, copied back); {@code delta}: as format 3 and 4 (ranges checked on the header, applied
+   * in place); {@code ops}: each edit recorded as it is made ({@link PageOps}) and logged as an OPS
+   * record where the operations fit, as a format 4 commit does.
    */
-  @ParameterizedTest(name = "sealed={0}")
-  @ValueSource(booleans = {true, false})
-  void chainsOfRandomEditsReplayToTheNewestImageAndReplayIsIdempotent(boolean sealed) {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"sealed", "delta", "ops"})
+  void chainsOfRandomEditsReplayToTheNewestImageAndReplayIsIdempotent(String mode) {
+    boolean sealed = mode.equals("sealed");
+    boolean recordOps = mode.equals("ops");
+    int opsRecords = 0;
     long seed = Seeds.seed();
     String why = Seeds.reproduce(seed, getClass());
     SplittableRandom r = Seeds.random(seed);
@@ -47,9 +52,21 @@ class RedoRecordTest {
       chain.add(new Logged(v.lsn(), pos, RedoPages.copy(v)));
       for (int k = 1 + r.nextInt(40); k > 0; k--) {
         Page next = RedoPages.copy(v);
+        PageOps ops = new PageOps(size);
+        if (recordOps) {
+          next.recordWrites(ops);
+        }
         RedoPages.randomEdits(r, next);
+        next.recordWrites(null);
         pos = log.position();
-        int n = RedoRecord.write(v, next, diff, log, scratch);
+        int n;
+        if (recordOps && !ops.overflowed()) {
+          n = RedoRecord.writeOps(v, next, ops, log);
+          assertThat(RedoRecord.readHeader(log, pos, size).ops()).as(why).isTrue();
+          opsRecords++;
+        } else {
+          n = RedoRecord.write(v, next, diff, log, scratch);
+        }
         assertThat(log.position() - pos).as(why).isEqualTo(n);
         RedoRecord.Header h = RedoRecord.readHeader(log, pos, size);
         assertThat(h.size()).as(why).isEqualTo(n);
@@ -113,6 +130,9 @@ class RedoRecordTest {
         }
       }
       assertThat(RedoPages.same(stale, newest)).as("%s: from version %d", why, j).isTrue();
+    }
+    if (recordOps) {
+      assertThat(opsRecords).as("edits small enough to log as operations, " + why).isPositive();
     }
   }
 
@@ -215,7 +235,7 @@ class RedoRecordTest {
     int n = RedoRecord.write(v1, v2, diff, good, scratch);
     good.flip();
 
-    assertRefused(good, v1, b -> b.put(0, (byte) 9), "kind 9 (expected: 1 (FULL), 2 (DELTA) or 3 (FRESH))");
+    assertRefused(good, v1, b -> b.put(0, (byte) 9), "kind 9 (expected: 1 (FULL), 2 (DELTA), 3 (FRESH) or 4 (OPS))");
     assertRefused(good, v1, b -> b.putShort(2, (short) 0), "DELTA record with 0 ranges");
     assertRefused(good, v1, b -> b.limit(n - 1), "body bytes (expected: " + (n - 24) + ")");
     // The last range pushed past the page's end.
@@ -239,6 +259,56 @@ class RedoRecordTest {
         .hasMessage("out : 100 bytes free (expected: >= 4120)");
     assertThatThrownBy(() -> RedoRecord.writeFull(v2, ByteBuffer.allocate(8192), scratch))
         .hasMessage("buffer order : BIG_ENDIAN (expected: LITTLE_ENDIAN)");
+  }
+
+  @Test
+  void damagedOperationRecordsAreRefusedNamingTheOperationAndLeaveThePageAlone() {
+    SplittableRandom r = new SplittableRandom(17);
+    Page v1 = RedoPages.randomPage(r, 4096, 9, 20);
+    Page v2 = RedoPages.copy(v1);
+    PageOps ops = new PageOps(4096);
+    v2.recordWrites(ops);
+    v2.move(100, 104, 200); // [MOVE 100 -> 104, 200]: bytes 0-6
+    v2.putInt(100, 7); // [PUT 100, 4]: bytes 7-15
+    v2.setLsn(21); // [PUT 16, 8]: bytes 16-28
+    v2.recordWrites(null);
+    assertThat(ops.count()).isEqualTo(3);
+    ByteBuffer good = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
+    int n = RedoRecord.writeOps(v1, v2, ops, good);
+    good.flip();
+    Page applied = RedoPages.copy(v1);
+    RedoRecord.apply(good, 0, applied, 21, new byte[4096], false);
+    assertThat(RedoPages.same(applied, v2)).isTrue();
+
+    int body = RedoRecord.HEADER_SIZE;
+    assertRefusedUnsealed(good, v1, b -> b.put(body, (byte) 7), "operation 0 of kind 7");
+    // The move's length pushed past the page's end.
+    assertRefusedUnsealed(
+        good, v1, b -> b.putShort(body + 5, (short) 4000), "operation 0 (kind 2) outside");
+    // A move into the page header: never recorded, so never replayed.
+    assertRefusedUnsealed(
+        good, v1, b -> b.putShort(body + 3, (short) 8), "operation 0 (kind 2) outside");
+    assertRefusedUnsealed(good, v1, b -> b.putShort(2, (short) 4), "operation 3 past the body");
+    // The lsn the operations leave is not the transaction's.
+    assertRefusedUnsealed(good, v1, b -> b.put(n - 8, (byte) 22), "lsn 22 (expected: area");
+    // On the wrong base: the image holds another lsn.
+    Page newer = RedoPages.copy(v1);
+    newer.setLsn(19);
+    assertThatThrownBy(() -> RedoRecord.apply(good, 0, newer, 21, new byte[4096], false))
+        .hasMessageContaining("holds lsn 19 (expected: 20");
+  }
+
+  private void assertRefusedUnsealed(
+      ByteBuffer good, Page base, java.util.function.Consumer<ByteBuffer> damage, String message) {
+    ByteBuffer b = ByteBuffer.allocate(good.limit()).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(good.duplicate().clear().limit(good.limit()));
+    b.flip();
+    damage.accept(b);
+    Page target = RedoPages.copy(base);
+    assertThatThrownBy(() -> RedoRecord.apply(b, 0, target, 21, new byte[4096], false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(message);
+    assertThat(RedoPages.same(target, base)).as(message).isTrue();
   }
 
   private void assertRefused(

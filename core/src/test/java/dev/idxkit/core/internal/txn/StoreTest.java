@@ -311,7 +311,7 @@ class StoreTest {
         t.commit();
       }
       Path c = CrashCopy.of(dir, tmp.resolve("crash"));
-      // The lsn the delta stamps damaged, and the frame re-sealed: the frame passes, the page it
+      // The lsn the record stamps damaged, and the frame re-sealed: the frame passes, the page it
       // rebuilds is not the image of its transaction. (The current log format's images carry no
       // page checksum, so damage to other bytes behind a valid frame checksum is not seen.)
       try (FileChannel ch =
@@ -321,10 +321,14 @@ class StoreTest {
         int frame = WalFormat.FRAME_HEADER + h.getInt(24);
         ByteBuffer f = ByteBuffer.allocate(frame).order(ByteOrder.LITTLE_ENDIAN);
         ch.read(f, second);
-        assertThat(f.get(WalFormat.FRAME_HEADER)).isEqualTo(RedoRecord.KIND_DELTA);
-        int range = WalFormat.FRAME_HEADER + RedoRecord.HEADER_SIZE;
-        assertThat(f.getShort(range) * 8).as("the first range is the lsn").isEqualTo(16);
-        f.put(range + 4, (byte) (f.get(range + 4) ^ 0x5A));
+        // An OPS record: [PUT 24, 8: the value][PUT 16, 8: the lsn]; damage the lsn's bytes.
+        assertThat(f.get(WalFormat.FRAME_HEADER)).isEqualTo(RedoRecord.KIND_OPS);
+        int op = WalFormat.FRAME_HEADER + RedoRecord.HEADER_SIZE;
+        while (f.getShort(op + 1) != 16) {
+          assertThat(f.get(op)).as("a PUT").isEqualTo((byte) 1);
+          op += 5 + f.getShort(op + 3);
+        }
+        f.put(op + 5, (byte) (f.get(op + 5) ^ 0x5A));
         CRC32C crc = new CRC32C();
         crc.update(f.array(), 4, frame - 4);
         f.putInt(0, (int) crc.getValue());
