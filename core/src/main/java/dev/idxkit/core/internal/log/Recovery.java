@@ -16,12 +16,12 @@ import java.util.function.Consumer;
  *
  * <p>Call order (the store's open): {@link #checkMetaMatchesLog} once the meta and the log are
  * open; then {@link #replay}; then the store checks its area files against the recovered meta;
- * then, when opened read-write, {@link #prepareLog} and a checkpoint, which writes the replayed
- * pages home and cuts the log, so a crash during recovery recovers the same way again. A log of an
- * older format (1: page images; 2: redo records of sealed images; 3: redo records starting each
- * page with its image) is replayed the same way; the
- * checkpoint (or, when it was empty, {@link #prepareLog}) starts a log of the current format, so
- * nothing is appended to it.
+ * then, when opened read-write and the log holds anything but an empty segment of the current
+ * format, a checkpoint, which writes the replayed pages home and starts the log afresh in one
+ * segment, so a crash during recovery recovers the same way again. A log of an older format (1:
+ * page images; 2: redo records of sealed images; 3: redo records starting each page with its
+ * image) is replayed the same way; that checkpoint starts a log of the current format, so nothing
+ * is appended to it.
  *
  * <p>Steps of {@link #replay}:
  *
@@ -41,7 +41,9 @@ import java.util.function.Consumer;
  *       ({@link CorruptDatabaseException}). Areas created by a replayed DDL transaction are opened
  *       as their edit is applied.
  *   <li>Stop at the first torn or foreign frame: that transaction and all after it are discarded,
- *       and a read-write open truncates the log there.
+ *       and a read-write open truncates the log there. The log has two segments ({@link
+ *       WalSegments}); they are read in the order of their first transaction, the second only when
+ *       the first ended cleanly.
  * </ol>
  *
  * <p>Replaying is idempotent: every replay starts from the meta of the last checkpoint and an empty
@@ -66,13 +68,16 @@ public final class Recovery {
    *
    * @throws CorruptDatabaseException naming the meta file when the older slot is out of date
    */
-  public static void checkMetaMatchesLog(MetaFile metaFile, Wal wal) {
+  public static void checkMetaMatchesLog(MetaFile metaFile, WalSegments log) {
     String otherProblem = metaFile.otherSlotProblem();
     long metaSalt = metaFile.walSalt();
     if (otherProblem == null || metaSalt == 0) {
       return; // the newest slot is the current one, or a file from before salts were recorded
     }
-    long logSalt = wal.headerSalt();
+    long[] salts = log.headerSalts();
+    // The older slot's log is either segment: a checkpoint beside the commits switches segments
+    // when it starts and writes its meta when it ends, so a torn newest slot leaves both.
+    long logSalt = salts[0] == metaSalt || salts[1] == metaSalt ? metaSalt : salts[0];
     if (logSalt == metaSalt || (logSalt == 0 && metaFile.generation() == 1)) {
       return; // a torn write of the newest slot, or a create stopped before the log was made
     }
@@ -100,7 +105,7 @@ public final class Recovery {
    */
   public static Outcome replay(
       Path dir,
-      Wal wal,
+      WalSegments log,
       MetaFile metaFile,
       MetaState checkpointed,
       List<FreeList> free,
@@ -109,12 +114,50 @@ public final class Recovery {
       Consumer<MetaState.Builder> openAreas,
       boolean readOnly) {
     MetaState.Builder b = checkpointed.toBuilder();
-    DoubleWrite.Found images = DoubleWrite.find(dir, wal.pageSize(), checkpointed.checkpointLsn());
+    int pageSize = log.pageSize();
+    DoubleWrite.Found images = DoubleWrite.find(dir, pageSize, checkpointed.checkpointLsn());
     if (images != null) {
-      DoubleWrite.forEachImage(images, wal.pageSize(), index::installCopy);
+      DoubleWrite.forEachImage(images, pageSize, index::installCopy);
     }
-    WalReader.Result r =
-        WalReader.recover(
+    WalReader.Result r = null;
+    for (Wal wal : log.inReplayOrder()) {
+      if (r != null && !r.endedCleanly()) {
+        // The earlier segment was fsynced before the first commit went to this one; one that ends
+        // early was damaged, and what follows it would be replayed after a gap.
+        break;
+      }
+      WalReader.Result one =
+          replaySegment(wal, metaFile, checkpointed, images, free, index, home, openAreas, b,
+              readOnly);
+      r = r == null ? one : r.then(one);
+    }
+    if (images != null && r.lastLsn() < images.checkpointLsn()) {
+      // The set was sealed after the log's fsync, so the log holds every transaction it folds.
+      throw new CorruptDatabaseException(
+          log.current().path(),
+          "the log ends at transaction "
+              + r.lastLsn()
+              + " (expected: at least "
+              + images.checkpointLsn()
+              + ", the checkpoint of the double write "
+              + images.path()
+              + ")");
+    }
+    return new Outcome(b.build(), r);
+  }
+
+  private static WalReader.Result replaySegment(
+      Wal wal,
+      MetaFile metaFile,
+      MetaState checkpointed,
+      DoubleWrite.Found images,
+      List<FreeList> free,
+      PageIndex index,
+      PageIndex.HomeCopies home,
+      Consumer<MetaState.Builder> openAreas,
+      MetaState.Builder b,
+      boolean readOnly) {
+    return WalReader.recover(
             wal,
             checkpointed.checkpointLsn(),
             metaFile.walSalt(),
@@ -152,19 +195,6 @@ public final class Recovery {
               }
             },
             readOnly);
-    if (images != null && r.lastLsn() < images.checkpointLsn()) {
-      // The set was sealed after the log's fsync, so the log holds every transaction it folds.
-      throw new CorruptDatabaseException(
-          wal.path(),
-          "the log ends at transaction "
-              + r.lastLsn()
-              + " (expected: at least "
-              + images.checkpointLsn()
-              + ", the checkpoint of the double write "
-              + images.path()
-              + ")");
-    }
-    return new Outcome(b.build(), r);
   }
 
   /**
@@ -176,23 +206,4 @@ public final class Recovery {
     return logVersion == WalFormat.FORMAT_VERSION || logVersion == 0;
   }
 
-  /**
-   * Before the recovery checkpoint of a read-write open: a log whose header is invalid and which
-   * held nothing to replay is started afresh. With replayed work the checkpoint resets the log
-   * after its meta write instead, so a crash before then recovers the same way again. The log gets
-   * back the salt the meta recorded for it: a random one would make a later open that finds the
-   * older slot damaged believe the newest one is out of date ({@link #checkMetaMatchesLog}).
-   */
-  public static void prepareLog(Wal wal, MetaFile metaFile, WalReader.Result r) {
-    if (!r.headerValid() && r.transactions() == 0) {
-      long salt = metaFile.walSalt();
-      wal.reset(salt != 0 ? salt : WalFormat.newSalt());
-    } else if (r.headerValid()
-        && r.version() != WalFormat.FORMAT_VERSION
-        && wal.size() <= WalFormat.HEADER_SIZE) {
-      // An empty log of an older format: the checkpoint that follows has nothing to do and would
-      // not reset it, so it is started afresh in the current format here, with the same salt.
-      wal.reset(wal.salt());
-    }
-  }
 }

@@ -151,6 +151,25 @@ public final class Wal implements AutoCloseable {
     }
   }
 
+  /**
+   * Truncates the file to nothing, header included: a log segment whose transactions a checkpoint
+   * has made obsolete ({@link WalSegments#retire}). Nothing is appended until the next {@link
+   * #reset}; no fsync, since whatever a crash leaves of it is at or below the checkpoint's LSN.
+   */
+  void empty() {
+    stopWriteBehind();
+    try {
+      channel.truncate(0);
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot empty write-ahead log segment " + path, e);
+    }
+    synchronized (syncLock) {
+      end = 0;
+      syncedTo = 0;
+    }
+    version = 0;
+  }
+
   /** The salt in the header on disk, or 0 if the header is missing or invalid. */
   public long headerSalt() {
     ByteBuffer h = ByteBuffer.allocate(WalFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);

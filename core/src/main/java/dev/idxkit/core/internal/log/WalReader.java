@@ -58,7 +58,24 @@ public final class WalReader {
       int pages,
       boolean headerValid,
       String stop,
-      int version) {}
+      int version) {
+    /** Whether reading stopped at the end of the file, or found no header (nothing to read). */
+    public boolean endedCleanly() {
+      return stop.equals("end of log") || (transactions == 0 && validEnd == 0);
+    }
+
+    /** This segment's result followed by {@code next}'s, the next segment read. */
+    public Result then(Result next) {
+      return new Result(
+          next.validEnd,
+          Math.max(lastLsn, next.lastLsn),
+          transactions + next.transactions,
+          pages + next.pages,
+          headerValid && next.headerValid,
+          next.stop,
+          next.version);
+    }
+  }
 
   /**
    * Replays every committed transaction with an LSN above {@code checkpointLsn}, then positions
@@ -287,6 +304,28 @@ public final class WalReader {
       wal.resumeAt(validEnd, salt, version);
     }
     return new Result(validEnd, lastLsn, txns, pages, headerValid, stop, version);
+  }
+
+  /**
+   * The LSN of the first frame of {@code wal}, if its header is valid and that frame carries its
+   * salt; {@link Long#MAX_VALUE} otherwise (an empty or new segment).
+   */
+  static long firstLsn(Wal wal) {
+    var ch = wal.channel();
+    try {
+      ByteBuffer h = ByteBuffer.allocate(WalFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+      if (ch.size() < WalFormat.HEADER_SIZE + WalFormat.FRAME_HEADER || !readFully(ch, h, 0)) {
+        return Long.MAX_VALUE;
+      }
+      long salt = WalFormat.headerSalt(h, wal.pageSize(), wal.path());
+      ByteBuffer f = ByteBuffer.allocate(WalFormat.FRAME_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+      if (salt == 0 || !readFully(ch, f, WalFormat.HEADER_SIZE) || WalFormat.salt(f) != salt) {
+        return Long.MAX_VALUE;
+      }
+      return WalFormat.lsn(f);
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot read write-ahead log " + wal.path(), e);
+    }
   }
 
   static boolean readFully(java.nio.channels.FileChannel ch, ByteBuffer b, long pos)

@@ -5,7 +5,7 @@ import dev.idxkit.core.internal.io.PageFile;
 import dev.idxkit.core.internal.io.WriteBehind;
 import dev.idxkit.core.internal.log.DoubleWrite;
 import dev.idxkit.core.internal.log.PageIndex;
-import dev.idxkit.core.internal.log.Wal;
+import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.log.WalFormat;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaCodec;
@@ -73,7 +73,7 @@ import java.util.zip.CRC32C;
  * twice (double write and home), one meta slot.
  */
 final class Checkpoint implements AutoCloseable {
-  private final Wal wal;
+  private final WalSegments wal;
   private final MetaFile metaFile;
   private final AreaFiles areas;
   private final PageIndex index;
@@ -88,7 +88,7 @@ final class Checkpoint implements AutoCloseable {
   private final CRC32C crc = new CRC32C();
 
   Checkpoint(
-      Wal wal,
+      WalSegments wal,
       MetaFile metaFile,
       AreaFiles areas,
       PageIndex index,
@@ -155,7 +155,7 @@ final class Checkpoint implements AutoCloseable {
   void writeMetaAndResetLog(MetaState m, List<FreeList> free) {
     long salt = WalFormat.newSalt();
     metaFile.write(m.generation(), MetaCodec.encode(m, free), salt);
-    wal.reset(salt);
+    wal.resetAll(salt);
   }
 
   @Override

@@ -4,7 +4,7 @@ import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.io.PageBuffer;
 import dev.idxkit.core.internal.log.DoubleWrite;
 import dev.idxkit.core.internal.log.Recovery;
-import dev.idxkit.core.internal.log.Wal;
+import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.log.WalFormat;
 import dev.idxkit.core.internal.log.WalReader;
 import dev.idxkit.core.internal.meta.FreeList;
@@ -39,7 +39,7 @@ import java.util.List;
  */
 final class CommitPath implements AutoCloseable {
   private final Path dir;
-  private final Wal wal;
+  private final WalSegments wal;
   private final MetaFile metaFile;
   private final AreaFiles areas;
   private final CommittedState committed;
@@ -50,7 +50,7 @@ final class CommitPath implements AutoCloseable {
 
   CommitPath(
       Path dir,
-      Wal wal,
+      WalSegments wal,
       MetaFile metaFile,
       AreaFiles areas,
       CommittedState committed,
@@ -171,7 +171,13 @@ final class CommitPath implements AutoCloseable {
     lastLsn = Math.max(lastLsn, r.log().lastLsn());
     areas.checkLengths(r.state(), committed.free(), committed.index());
     if (!options.readOnly()) {
-      Recovery.prepareLog(wal, metaFile, r.log());
+      if (wal.holdsMoreThanAnEmptyLog()
+          || !r.log().headerValid()
+          || r.log().version() != WalFormat.FORMAT_VERSION) {
+        // Replayed work, a second segment, a damaged header or an older format: written home
+        // (if anything) and started afresh in one segment of the current format.
+        committed.markMetaDirty();
+      }
       checkpoint();
       // Every page is home under the meta now: a double write left by a checkpoint that finished
       // (a crash before its delete) or by the one just replayed is of no more use.

@@ -72,6 +72,11 @@ final class CommittedState {
     return index.get(area, pageNo);
   }
 
+  /** Makes the next checkpoint write a meta slot and reset the log even with no page to write. */
+  void markMetaDirty() {
+    metaDirty = true;
+  }
+
   /** Whether anything committed since the last meta write still waits for a checkpoint. */
   boolean changedSinceMetaWrite() {
     return metaDirty || !index.isEmpty();

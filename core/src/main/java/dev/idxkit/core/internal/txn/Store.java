@@ -5,7 +5,7 @@ import dev.idxkit.core.internal.io.PageFile;
 import dev.idxkit.core.internal.io.PagePool;
 import dev.idxkit.core.internal.log.PageIndex;
 import dev.idxkit.core.internal.log.PageOps;
-import dev.idxkit.core.internal.log.Wal;
+import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.log.WalReader;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaCodec;
@@ -80,13 +80,9 @@ public final class Store implements AutoCloseable {
         new CommittedState(m, new ArrayList<>(meta.free()), new PageIndex(pool), pageSize);
     this.areas = new AreaFiles(dir, pageSize, m.dbId(), options.readOnly(), options.fileIo());
     areas.openAll(m);
-    Wal wal =
-        Wal.open(
-            dir.resolve("wal"),
-            pageSize,
-            options.readOnly(),
-            options.fileIo(),
-            options.writeBehind());
+    WalSegments wal =
+        WalSegments.open(
+            dir, pageSize, options.readOnly(), options.fileIo(), options.writeBehind());
     this.log = new CommitPath(dir, wal, metaFile, areas, committed, options, pageSize);
     try {
       this.recovery = log.recover();
