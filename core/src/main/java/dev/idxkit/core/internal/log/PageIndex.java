@@ -156,6 +156,23 @@ public final class PageIndex {
     }
   }
 
+  /**
+   * Takes the images of {@code older} (a checkpoint's index that failed to write them home) for the
+   * pages this index does not hold; the others are older than this index's and go back to the
+   * pool. Leaves {@code older} empty.
+   */
+  public void absorbOlder(PageIndex older) {
+    for (long k : older.images.keys()) {
+      PageBuffer b = older.images.get(k);
+      if (images.containsKey(k)) {
+        pool.release(b);
+      } else {
+        images.put(k, b);
+      }
+    }
+    older.images.clear();
+  }
+
   /** The keys of every page held, in (area, page) order. */
   public long[] sortedKeys() {
     long[] keys = images.keys();

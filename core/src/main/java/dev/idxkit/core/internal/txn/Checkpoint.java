@@ -76,7 +76,8 @@ final class Checkpoint implements AutoCloseable {
   private final WalSegments wal;
   private final MetaFile metaFile;
   private final AreaFiles areas;
-  private final PageIndex index;
+  // The index being written, for the length of one write(); the checkpoint is not reentrant.
+  private PageIndex index;
   private final int pageSize;
   private final WriteBehind.Kernel kernel;
   private final Path dir;
@@ -85,13 +86,17 @@ final class Checkpoint implements AutoCloseable {
   private String writeBehindProblem;
   private long writeBehindRequests;
   private volatile CheckpointStats last = CheckpointStats.NONE;
+  // The generation of the last meta slot this process wrote (0: none yet).
+  private volatile long generationWritten;
+  // What went wrong after the last meta write (emptying the old log segment, deleting the double
+  // write), or null.
+  private volatile String cleanupProblem;
   private final CRC32C crc = new CRC32C();
 
   Checkpoint(
       WalSegments wal,
       MetaFile metaFile,
       AreaFiles areas,
-      PageIndex index,
       int pageSize,
       WriteBehind.Kernel kernel,
       Path dir,
@@ -101,7 +106,6 @@ final class Checkpoint implements AutoCloseable {
     this.wal = wal;
     this.metaFile = metaFile;
     this.areas = areas;
-    this.index = index;
     this.pageSize = pageSize;
     this.kernel = kernel;
   }
@@ -112,39 +116,107 @@ final class Checkpoint implements AutoCloseable {
   }
 
   /**
-   * Steps 1 to 4 above; returns the meta now published. The caller holds the writer, so nothing
-   * changes the page index meanwhile, and installs the result for readers.
+   * Steps 1 to 5 above for the pages of {@code pages} (the active index, by a caller that holds the
+   * writer throughout, so nothing changes it meanwhile); returns the meta now published. The caller
+   * installs the result for readers and empties the index. The log is started afresh in one
+   * segment.
    */
-  MetaState write(MetaState current, List<FreeList> free, long lastLsn) {
+  MetaState write(PageIndex pages, MetaState current, List<FreeList> free, long lastLsn) {
     long t0 = System.nanoTime();
     wal.syncAll();
+    MetaState next = current.toBuilder().generation(nextGeneration(current)).checkpointLsn(lastLsn).build();
+    return writeOut(pages, next, free, t0, () -> writeMetaAndResetLog(next, free), () -> {});
+  }
+
+  /**
+   * Steps 2 to 5 above beside the commits, on the checkpoint's own thread: the writer froze {@code
+   * pages} (every page committed up to {@code atLsn}), took {@code meta} and {@code free} as of that
+   * LSN, and switched the commits to the log segment whose salt is {@code salt}, after fsyncing
+   * {@code left}, the segment that holds those transactions. The meta slot written names that
+   * salt, and then {@code left} is emptied. Returns the meta written.
+   */
+  MetaState writeBeside(
+      PageIndex pages,
+      MetaState meta,
+      List<FreeList> free,
+      long atLsn,
+      long salt,
+      dev.idxkit.core.internal.log.Wal left) {
+    long t0 = System.nanoTime();
+    MetaState next = meta.toBuilder().generation(nextGeneration(meta)).checkpointLsn(atLsn).build();
+    return writeOut(
+        pages,
+        next,
+        free,
+        t0,
+        () -> writeMeta(next, free, salt),
+        () -> wal.retire(left));
+  }
+
+  /**
+   * The generation of the next meta slot: one above both the caller's meta and the last slot
+   * written, which is newer when a checkpoint failed after its meta write (its cleanup, or the log
+   * reset) and the caller's meta never took it in. Two slots of one generation would leave open to
+   * guess.
+   */
+  long nextGeneration(MetaState current) {
+    return Math.max(current.generation(), generationWritten) + 1;
+  }
+
+  private void writeMeta(MetaState m, List<FreeList> free, long salt) {
+    metaFile.write(m.generation(), MetaCodec.encode(m, free), salt);
+    generationWritten = Math.max(generationWritten, m.generation());
+  }
+
+  /**
+   * Steps 2 to 5: the double write, the home writes, the area fsyncs, then {@code metaStep}; after
+   * it, {@code cleanup} and the double write's deletion, whose failure only leaves files that
+   * recovery knows to be obsolete, so it is reported in the stats rather than thrown.
+   */
+  private MetaState writeOut(
+      PageIndex pages,
+      MetaState next,
+      List<FreeList> free,
+      long t0,
+      Runnable metaStep,
+      Runnable cleanup) {
     long t1 = System.nanoTime();
-    int pages = index.size();
-    long[] keys = index.sortedKeys();
-    doubleWrite(keys, lastLsn);
-    long doubled = System.nanoTime();
-    boolean[] touched = writeHome(keys);
-    long written = System.nanoTime();
-    areas.sync(touched);
-    long t2 = System.nanoTime();
-    MetaState next =
-        current.toBuilder().generation(current.generation() + 1).checkpointLsn(lastLsn).build();
-    writeMetaAndResetLog(next, free);
-    if (keys.length > 0) {
-      DoubleWrite.deleteAll(dir);
+    index = pages;
+    try {
+      int count = pages.size();
+      long[] keys = pages.sortedKeys();
+      doubleWrite(keys, next.checkpointLsn());
+      long doubled = System.nanoTime();
+      boolean[] touched = writeHome(keys);
+      long written = System.nanoTime();
+      areas.sync(touched);
+      long t2 = System.nanoTime();
+      metaStep.run();
+      cleanupProblem = null;
+      try {
+        cleanup.run();
+        if (keys.length > 0) {
+          DoubleWrite.deleteAll(dir);
+        }
+      } catch (RuntimeException e) {
+        cleanupProblem = dev.idxkit.core.ProblemText.of(e);
+      }
+      last =
+          new CheckpointStats(
+              count,
+              (long) count * pageSize,
+              t1 - t0,
+              doubled - t1,
+              written - doubled,
+              t2 - doubled,
+              System.nanoTime() - t2,
+              writeBehindProblem,
+              writeBehindRequests,
+              cleanupProblem);
+      return next;
+    } finally {
+      index = null;
     }
-    last =
-        new CheckpointStats(
-            pages,
-            (long) pages * pageSize,
-            t1 - t0,
-            doubled - t1,
-            written - doubled,
-            t2 - doubled,
-            System.nanoTime() - t2,
-            writeBehindProblem,
-            writeBehindRequests);
-    return next;
   }
 
   /**
@@ -154,7 +226,7 @@ final class Checkpoint implements AutoCloseable {
    */
   void writeMetaAndResetLog(MetaState m, List<FreeList> free) {
     long salt = WalFormat.newSalt();
-    metaFile.write(m.generation(), MetaCodec.encode(m, free), salt);
+    writeMeta(m, free, salt);
     wal.resetAll(salt);
   }
 

@@ -1,10 +1,14 @@
 package dev.idxkit.core.internal.txn;
 
 /**
- * What the last checkpoint did and how long each part took (nanoseconds): the log fsync, the double
- * write (every page to a file of its own, fsynced, before any is written home), the flush (writing
- * pages home, {@code writeNanos} of it, then the area fsyncs), and the meta write plus log reset. {@code writeBehindProblem} says why the flush ran without write-behind, null when it had
- * it; {@code writeBehindRequests} how many times it asked the kernel to start writing.
+ * What the last checkpoint did and how long each part took (nanoseconds): the log fsync (none for
+ * a checkpoint beside the commits: the switch of log segments did it), the double write (every page
+ * to a file of its own, fsynced, before any is written home), the flush (writing pages home, {@code
+ * writeNanos} of it, then the area fsyncs), and the meta write plus log reset. {@code
+ * writeBehindProblem} says why the flush ran without write-behind, null when it had it; {@code
+ * writeBehindRequests} how many times it asked the kernel to start writing; {@code cleanupProblem}
+ * what failed after the meta write (emptying the log segment the checkpoint left, deleting its
+ * double write: files recovery knows to be obsolete), null when nothing did.
  */
 public record CheckpointStats(
     long pages,
@@ -15,8 +19,10 @@ public record CheckpointStats(
     long flushNanos,
     long metaNanos,
     String writeBehindProblem,
-    long writeBehindRequests) {
-  public static final CheckpointStats NONE = new CheckpointStats(0, 0, 0, 0, 0, 0, 0, null, 0);
+    long writeBehindRequests,
+    String cleanupProblem) {
+  public static final CheckpointStats NONE =
+      new CheckpointStats(0, 0, 0, 0, 0, 0, 0, null, 0, null);
 
   /** Double-write bandwidth in MiB/s: the same bytes as the flush, one sequential file. */
   public double doubleWriteMibPerSecond() {

@@ -11,8 +11,14 @@ import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.internal.io.PagePool;
+import dev.idxkit.core.internal.log.PageIndex;
+import dev.idxkit.core.internal.log.Wal;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.List;
 
 /**
@@ -45,6 +51,13 @@ final class CommitPath implements AutoCloseable {
   private final CommittedState committed;
   private final StoreOptions options;
   private final Checkpoint checkpoint;
+  private final PagePool pool;
+  // The checkpoint running beside the commits, or null; the writer's to start and to finish.
+  private Background running;
+  // Why the last checkpoint beside the commits failed, until a checkpoint succeeds.
+  private Throwable backgroundFailure;
+  private ExecutorService checkpointThread;
+  private long waitedNanos;
   private final int pageSize;
   private long lastLsn;
 
@@ -55,7 +68,9 @@ final class CommitPath implements AutoCloseable {
       AreaFiles areas,
       CommittedState committed,
       StoreOptions options,
-      int pageSize) {
+      int pageSize,
+      PagePool pool) {
+    this.pool = pool;
     this.wal = wal;
     this.metaFile = metaFile;
     this.areas = areas;
@@ -67,7 +82,6 @@ final class CommitPath implements AutoCloseable {
             wal,
             metaFile,
             areas,
-            committed.index(),
             pageSize,
             options.writeBehind(),
             dir,
@@ -100,7 +114,7 @@ final class CommitPath implements AutoCloseable {
       // page's first change since the checkpoint, its home copy (the one the transaction copied,
       // whole: the checkpoint that wrote it fsynced it after its double write); none (a FRESH
       // record) for a page the transaction formatted, whose home copy is never read.
-      Page base = committed.index().get(b.page.areaId(), b.page.pageNo());
+      Page base = committed.inLog(b.page.areaId(), b.page.pageNo());
       if (base == null && !b.fresh) {
         base = areas.file(b.page.areaId()).read(b.page.pageNo());
       }
@@ -122,27 +136,153 @@ final class CommitPath implements AutoCloseable {
     }
   }
 
-  /** Called by the committer while it still holds the writer. */
+  /**
+   * Called by the committer while it still holds the writer: starts a checkpoint beside the commits
+   * when the active page index passes half of {@code dirtyPageBytes} or the current log segment
+   * half of {@code checkpointBytes}; waits for the one running when the dirty pages of both indexes
+   * pass {@code dirtyPageBytes} or the segment passes {@code checkpointBytes}, so that neither
+   * bound is ever exceeded by more than one transaction. After a checkpoint beside the commits
+   * failed, the next one holds the writer (and throws if it fails too).
+   */
   void maybeCheckpoint() {
-    if (wal.size() > options.checkpointBytes()
-        || (long) committed.index().size() * pageSize > options.dirtyPageBytes()) {
+    if (running != null && running.done.getCount() == 0) {
+      finishBackground();
+    }
+    if (backgroundFailure != null) {
       checkpoint();
+      return;
+    }
+    long dirty = committed.activeBytes();
+    long log = wal.size();
+    if (dirty <= options.dirtyPageBytes() / 2 && log <= options.checkpointBytes() / 2) {
+      return;
+    }
+    if (running != null) {
+      long frozen = (long) running.pages.size() * pageSize;
+      if (dirty + frozen <= options.dirtyPageBytes() && log <= options.checkpointBytes()) {
+        return;
+      }
+      long t0 = System.nanoTime();
+      awaitBackground();
+      waitedNanos += System.nanoTime() - t0;
+      if (backgroundFailure != null) {
+        checkpoint();
+        return;
+      }
+    }
+    startBackground();
+  }
+
+  /** Nanoseconds committers have waited for a checkpoint beside them to finish, since open. */
+  long waitedNanos() {
+    return waitedNanos;
+  }
+
+  /** The checkpoint running beside the commits: what it writes, and how it ended. */
+  private static final class Background {
+    final PageIndex pages;
+    final CountDownLatch done = new CountDownLatch(1);
+    volatile MetaState written;
+    volatile Throwable failure;
+
+    Background(PageIndex pages) {
+      this.pages = pages;
     }
   }
 
+  /**
+   * Freezes the active index, switches the commits to the other log segment, and has the
+   * checkpoint thread write the frozen pages home with the meta as of the last commit.
+   */
+  private void startBackground() {
+    long atLsn = lastLsn;
+    MetaState meta = committed.meta();
+    List<FreeList> free = committed.freeListCopies();
+    long salt = WalFormat.newSalt();
+    Wal left = wal.switchSegments(salt);
+    Background bg = new Background(committed.freeze(pool));
+    running = bg;
+    checkpointThread()
+        .execute(
+            () -> {
+              try {
+                bg.written = checkpoint.writeBeside(bg.pages, meta, free, atLsn, salt, left);
+              } catch (Throwable t) {
+                bg.failure = t;
+              } finally {
+                bg.done.countDown();
+              }
+            });
+  }
+
+  /** Waits for the checkpoint beside the commits, if one runs, and takes its outcome. */
+  private void awaitBackground() {
+    if (running == null) {
+      return;
+    }
+    boolean interrupted = false;
+    while (true) {
+      try {
+        running.done.await();
+        break;
+      } catch (InterruptedException e) {
+        // The pages it writes are the writer's to drop: it must be seen to the end.
+        interrupted = true;
+      }
+    }
+    finishBackground();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void finishBackground() {
+    Background bg = running;
+    running = null;
+    if (bg.failure == null) {
+      committed.frozenHome(bg.written);
+      backgroundFailure = null;
+    } else {
+      committed.thaw();
+      backgroundFailure = bg.failure;
+    }
+  }
+
+  private ExecutorService checkpointThread() {
+    if (checkpointThread == null) {
+      checkpointThread =
+          Executors.newSingleThreadExecutor(
+              r -> {
+                Thread t = new Thread(r, "idxkit-checkpoint-" + dir.getFileName());
+                t.setDaemon(true);
+                return t;
+              });
+    }
+    return checkpointThread;
+  }
+
+  /**
+   * A checkpoint that holds the writer throughout: waits for one running beside the commits, then
+   * writes every page committed since home, a meta slot, and starts the log afresh in one segment.
+   * Does nothing when nothing changed and the log is one empty segment.
+   */
   void checkpoint() {
+    awaitBackground();
     if (options.readOnly()
-        || (!committed.changedSinceMetaWrite() && wal.size() <= WalFormat.HEADER_SIZE)) {
+        || (!committed.changedSinceMetaWrite() && !wal.holdsMoreThanAnEmptyLog())) {
       return;
     }
     // The images were stamped with their lsn at commit, not checksummed: the checkpoint seals each
     // copy it writes home, once, instead of at every commit that changed the page.
-    committed.checkpointed(checkpoint.write(committed.meta(), committed.free(), lastLsn));
+    committed.checkpointed(
+        checkpoint.write(committed.index(), committed.meta(), committed.free(), lastLsn));
+    backgroundFailure = null;
   }
 
   /** Publishes a bulk session's meta: one meta write, then the new state becomes visible. */
   void publish(MetaState.Builder next, List<FreeList> nextFree) {
-    MetaState m = next.generation(committed.meta().generation() + 1).checkpointLsn(lastLsn).build();
+    MetaState m =
+        next.generation(checkpoint.nextGeneration(committed.meta())).checkpointLsn(lastLsn).build();
     // The session began with a checkpoint and holds the writer, so the log is empty: it is reset
     // with a new salt like after a checkpoint.
     if (wal.size() != WalFormat.HEADER_SIZE) {
@@ -188,6 +328,10 @@ final class CommitPath implements AutoCloseable {
 
   @Override
   public void close() {
+    awaitBackground();
+    if (checkpointThread != null) {
+      checkpointThread.shutdown();
+    }
     checkpoint.close();
     wal.close();
   }

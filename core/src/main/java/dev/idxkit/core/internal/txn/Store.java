@@ -83,7 +83,7 @@ public final class Store implements AutoCloseable {
     WalSegments wal =
         WalSegments.open(
             dir, pageSize, options.readOnly(), options.fileIo(), options.writeBehind());
-    this.log = new CommitPath(dir, wal, metaFile, areas, committed, options, pageSize);
+    this.log = new CommitPath(dir, wal, metaFile, areas, committed, options, pageSize, pool);
     try {
       this.recovery = log.recover();
     } catch (RuntimeException e) {
