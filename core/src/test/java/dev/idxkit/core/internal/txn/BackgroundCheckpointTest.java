@@ -130,7 +130,8 @@ class BackgroundCheckpointTest {
     HoldingIo io = new HoldingIo();
     Path dir = tmp.resolve("db");
     Model m = new Model(400);
-    try (Store s = Store.create(dir, options(io), Map.of(0, "data"), new byte[0])) {
+    try (Store s = Store.create(dir, options(io), Map.of(0, "data"), new byte[0]);
+        HoldingIo released = io) {
       m.allocate(s);
       s.checkpoint();
       // A hundred pages: under half the bound, no checkpoint yet.
@@ -264,7 +265,7 @@ class BackgroundCheckpointTest {
    * The real file channels, one of whose positional writes can be held (until {@link #release}) or
    * failed once, on the first file that matches.
    */
-  private static final class HoldingIo implements FileIo {
+  private static final class HoldingIo implements FileIo, AutoCloseable {
     final CountDownLatch held = new CountDownLatch(1);
     final CountDownLatch failed = new CountDownLatch(1);
     private final CountDownLatch go = new CountDownLatch(1);
@@ -281,6 +282,12 @@ class BackgroundCheckpointTest {
 
     void release() {
       go.countDown();
+    }
+
+    /** Releases a held write, so that a failed test does not leave the checkpoint waiting. */
+    @Override
+    public void close() {
+      release();
     }
 
     @Override
