@@ -284,8 +284,10 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * Checkpoints when the pages changed since the last checkpoint, held whole in memory until
-     * then, pass {@code bytes} (at least 1 MiB; 256 MiB by default).
+     * The memory for pages changed and not yet written home (at least 1 MiB): a checkpoint starts
+     * beside the commits when those changed since the last one started pass half of it, and a
+     * commit waits for the checkpoint when they pass all of it. By default a sixteenth of the
+     * machine's memory, between 64 MiB and 1 GiB, and at most a quarter of the JVM's direct memory.
      */
     public DatabaseOptions withDirtyPageBytes(long bytes) {
       return new DatabaseOptions(storeOptions.withDirtyPageBytes(bytes));

@@ -28,12 +28,13 @@ import org.openjdk.jmh.annotations.Threads;
  *
  * <p>Transactions: inserts go through {@code store.begin(Durability.OFF)}; every {@code batch}
  * inserts (1000 by default) the transaction records the root ({@code setRoot}) and commits, which
- * appends a redo record per page it changed to the write-ahead log (the changed bytes, or the full
- * image on a page's first change since the checkpoint; a write, no fsync) and installs the images;
- * when the log passes the store's 512 MiB checkpoint threshold or the dirty pages its 256 MiB, that
- * commit also runs the checkpoint (pages copied home, area fsync, meta write). All of that is
- * inside the measured invocations, so the figure is what a loader inserting row by row would see,
- * not the in-memory tree alone. The transaction open at the end of an iteration is committed in the
+ * appends a redo record per page it changed to the write-ahead log (the page's operations, or the
+ * changed bytes; a write, no fsync) and installs the images; when the log segment or the dirty
+ * pages pass half the store's bounds (512 MiB of log, a sixteenth of the machine's memory up to 1
+ * GiB of pages), that commit starts a checkpoint beside the commits (double write, pages home, area
+ * fsync, meta write on a thread of its own), and a commit waits for it when the whole bound is
+ * passed. All of that is inside the measured invocations, so the figure is what a loader inserting
+ * row by row would see, not the in-memory tree alone. The transaction open at the end of an iteration is committed in the
  * iteration's tear-down, outside the measurement: one batch in the hundreds an iteration runs.
  *
  * <p>Entries are {@link TreeEntries}: a random key is uniform in {@code [0, keys * STRIDE)}, so it

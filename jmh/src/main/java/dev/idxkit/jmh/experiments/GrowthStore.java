@@ -4,6 +4,7 @@ import dev.idxkit.core.Database;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
+import dev.idxkit.core.internal.txn.StoreOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -83,8 +84,12 @@ interface GrowthStore extends AutoCloseable {
     @Override
     public String settings() {
       return "idxkit: Durability.ASYNC (log written at each commit, fsynced by the background"
-          + " flush), 8 KiB pages, default checkpoint bounds (512 MiB of log, 256 MiB of dirty pages), reads through the"
-          + " page cache (no cache limit)";
+          + " flush), 8 KiB pages, default checkpoint bounds ("
+          + (StoreOptions.DEFAULT_CHECKPOINT_BYTES >> 20)
+          + " MiB of log, "
+          + (StoreOptions.DEFAULT_DIRTY_PAGE_BYTES >> 20)
+          + " MiB of dirty pages here; checkpoints beside the commits from half of them), reads"
+          + " through the page cache (no cache limit)";
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.idxkit.jmh.peers;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.btree.TreeCursor;
+import dev.idxkit.core.internal.txn.StoreOptions;
 import dev.idxkit.core.internal.txn.StoreTxn;
 import dev.idxkit.jmh.btree.TreeEntries;
 import dev.idxkit.jmh.btree.TreeStore;
@@ -50,7 +51,12 @@ final class IdxkitKv implements KvStore {
         + " fsync of the area file and one of the meta at publish; reads through mmap (OS page"
         + " cache, no own cache), store.readLock() and a new cursor per operation; inserts: one"
         + " transaction per batch, Durability.OFF (log written at commit, no fsync), checkpoint"
-        + " when the log or the dirty pages pass the store's thresholds (512 MiB, 256 MiB)";
+        + " beside the commits when the log segment or the dirty pages pass half the store's"
+        + " bounds ("
+        + (StoreOptions.DEFAULT_CHECKPOINT_BYTES >> 20)
+        + " MiB of log, "
+        + (StoreOptions.DEFAULT_DIRTY_PAGE_BYTES >> 20)
+        + " MiB of dirty pages here)";
   }
 
   @Override

@@ -65,7 +65,7 @@ public final class Store implements AutoCloseable {
     this.writer = new WriterGate(dir);
     this.metaFile = mf;
     this.pageSize = meta.state().pageSize();
-    // Idle buffers kept for reuse: the whole dirty-page budget (256 MiB by default) and a margin
+    // Idle buffers kept for reuse: the whole dirty-page budget (up to 1 GiB by default) and a margin
     // for one transaction's copies. A checkpoint empties the page index into the pool, and the
     // next interval fills it again: with a quarter kept, three in four of those pages were new
     // direct buffers, each zeroed and faulted in by the kernel and later freed by the collector,

@@ -14,8 +14,12 @@ import dev.idxkit.core.spi.Page;
  * @param checkpointBytes checkpoint automatically when the log grows past this many bytes; 512 MiB
  *     by default
  * @param asyncFlushMillis how soon an ASYNC commit is fsynced in the background
- * @param dirtyPageBytes checkpoint automatically when the pages changed since the last checkpoint
- *     (held in memory, whole, until then) pass this many bytes; 256 MiB by default
+ * @param dirtyPageBytes the memory for pages changed since the last checkpoint (held whole until a
+ *     checkpoint writes them home): a checkpoint starts beside the commits when the pages changed
+ *     since the last one started pass half of it, and a commit waits for it when those and the
+ *     pages it is writing pass all of it; by default a sixteenth of the machine's memory, at least
+ *     64 MiB and at most 1 GiB, and no more than a quarter of the JVM's direct memory ({@link
+ *     #defaultDirtyPageBytes})
  * @param readOnly open without writing anything: no recovery checkpoint, writes refused
  * @param fileIo opens the channels of the area files, the log and the meta file (and, for a rebuild
  *     of this database, its sort runs): {@link FileIo#DEFAULT} in production, a fault-injecting one
@@ -33,17 +37,64 @@ public record StoreOptions(
     long dirtyPageBytes,
     WriteBehind.Kernel writeBehind) {
   /**
-   * 512 MiB: twice the dirty-page bound. Every dirty page enters the log whole once per checkpoint
-   * interval (its first change), so the log is always at least as big as the dirty pages: a log
-   * bound below {@link #DEFAULT_DIRTY_PAGE_BYTES} (it was 64 MiB) made the dirty-page bound
-   * unreachable and checkpointed four times as often, writing the same pages home again. What a
-   * bigger log costs is replay time at open after a crash (a full 512 MiB log of small random
-   * inserts: 3.6-7.9 s on this machine, recovery checkpoint included) and disk space until the
-   * checkpoint truncates it.
+   * 512 MiB: a checkpoint starts beside the commits when the current log segment passes half of it.
+   * The log holds the operations of each commit (tens of bytes per row), so it is rarely what
+   * starts a checkpoint; what a bigger log costs is replay time at open after a crash and disk
+   * space until the checkpoint empties the segment.
    */
   public static final long DEFAULT_CHECKPOINT_BYTES = 512L << 20;
 
-  public static final long DEFAULT_DIRTY_PAGE_BYTES = 256L << 20;
+  /** The default dirty-page memory on this machine and JVM: {@link #defaultDirtyPageBytes}. */
+  public static final long DEFAULT_DIRTY_PAGE_BYTES =
+      defaultDirtyPageBytes(physicalMemory(), maxDirectMemory());
+
+  /**
+   * The default memory for dirty pages: a sixteenth of {@code physical}, at least 64 MiB and at most
+   * 1 GiB, and no more than a quarter of {@code maxDirect} (page images are direct buffers, and a
+   * JVM refuses direct memory past {@code -XX:MaxDirectMemorySize}, its heap size by default; 1 MiB
+   * at the least).
+   *
+   * <p>Why it follows the machine: a B+tree taking random inserts changes a page per insert once it
+   * is bigger than this memory, and every changed page is written twice (double write and home) per
+   * checkpoint; while the pages the inserts touch fit, a page is written once per checkpoint
+   * however many inserts it took. The 256 MiB this was before is less than random inserts into a
+   * bulk-built 10 M-key tree touch (some 400 MB: every leaf, and the leaf its first insert splits
+   * off), on a machine of 24 GiB. Engines with a page cache size it from memory the same way, and more
+   * boldly (WiredTiger: half of memory less 1 GiB); the cap keeps a library's share modest.
+   */
+  public static long defaultDirtyPageBytes(long physical, long maxDirect) {
+    long fromMachine = Math.max(64L << 20, Math.min(1L << 30, physical / 16));
+    return Math.max(1L << 20, Math.min(fromMachine, maxDirect / 4));
+  }
+
+  private static long physicalMemory() {
+    try {
+      if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+          instanceof com.sun.management.OperatingSystemMXBean os) {
+        return os.getTotalMemorySize();
+      }
+    } catch (RuntimeException | LinkageError e) {
+      // No management beans here: the floor below is used.
+    }
+    return 0;
+  }
+
+  private static long maxDirectMemory() {
+    try {
+      var hotspot =
+          java.lang.management.ManagementFactory.getPlatformMXBean(
+              com.sun.management.HotSpotDiagnosticMXBean.class);
+      if (hotspot != null) {
+        long set = Long.parseLong(hotspot.getVMOption("MaxDirectMemorySize").getValue());
+        if (set > 0) {
+          return set;
+        }
+      }
+    } catch (RuntimeException | LinkageError e) {
+      // Not HotSpot, or no such option: the JDK's default below.
+    }
+    return Runtime.getRuntime().maxMemory(); // what MaxDirectMemorySize=0 means
+  }
 
   public StoreOptions {
     Page.checkSize(pageSize);
