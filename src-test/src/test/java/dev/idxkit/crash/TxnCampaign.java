@@ -30,9 +30,12 @@ import java.util.TreeMap;
  * with a unique, a composite and a string index, each acknowledged after {@code commit()} returns.
  *
  * <p>{@code checkpoint} runs the same units on 4 KiB pages with the smallest automatic checkpoint
- * threshold (1 MiB of log, so commits checkpoint every few dozen units) and an explicit {@code
- * db.checkpoint()} after about one unit in four, announced with {@code PHASE checkpoint}, so kills
- * land while pages are copied home, while the meta slot is written and while the log is cut.
+ * bounds (1 MiB of log and 1 MiB of dirty pages: from half of either, a checkpoint starts beside
+ * the commits every few dozen units, on its own thread, while commits go to the other log segment)
+ * and an explicit {@code db.checkpoint()} after about one unit in four, announced with {@code PHASE
+ * checkpoint}, so kills land while pages are double-written and written home, while the meta slot
+ * is written, while the log segments switch and are emptied, and while commits run beside all of
+ * that.
  *
  * <p>Verification: the ledger holds exactly units 1..u (that is how many units committed), each
  * ledger row and every {@code item} row equals the replay of units 1..u, every index scans to
@@ -61,7 +64,9 @@ final class TxnCampaign implements CrashCampaign {
   @Override
   public DatabaseOptions options() {
     DatabaseOptions o = DatabaseOptions.defaults().withDurability(Durability.SYNC);
-    return checkpoints ? o.withPageSize(4096).withCheckpointBytes(1 << 20) : o;
+    return checkpoints
+        ? o.withPageSize(4096).withCheckpointBytes(1 << 20).withDirtyPageBytes(1 << 20)
+        : o;
   }
 
   @Override

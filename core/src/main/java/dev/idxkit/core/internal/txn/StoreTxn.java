@@ -1,7 +1,7 @@
 package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
-import dev.idxkit.core.internal.io.LongMap;
+import dev.idxkit.core.internal.io.PageTable;
 import dev.idxkit.core.internal.io.PageBuffer;
 import dev.idxkit.core.internal.log.PageOps;
 import dev.idxkit.core.internal.log.PageIndex;
@@ -41,7 +41,7 @@ public final class StoreTxn implements View, AutoCloseable {
   private final Durability durability;
   private final MetaState.Builder meta;
   private final MetaEdits edits = new MetaEdits();
-  private final LongMap<PageBuffer> dirty = new LongMap<>(64);
+  private final PageTable<PageBuffer> dirty = new PageTable<>();
   private final List<Long> takenFromFree = new ArrayList<>();
   private final List<Long> pendingFree = new ArrayList<>();
   private final List<Integer> createdAreas = new ArrayList<>();
@@ -267,7 +267,7 @@ public final class StoreTxn implements View, AutoCloseable {
 
     @Override
     public Page read(long pageNo) {
-      PageBuffer b = dirty.get(PageIndex.key(area, pageNo));
+      PageBuffer b = dirty.get(area, pageNo);
       return b != null ? b.page : store.readCommitted(area, pageNo);
     }
 
