@@ -2,7 +2,9 @@ package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.io.PageFile;
+import dev.idxkit.core.internal.io.PageBuffer;
 import dev.idxkit.core.internal.io.PagePool;
+import dev.idxkit.core.internal.io.PageTable;
 import dev.idxkit.core.internal.log.PageIndex;
 import dev.idxkit.core.internal.log.PageOps;
 import dev.idxkit.core.internal.log.WalSegments;
@@ -56,6 +58,7 @@ public final class Store implements AutoCloseable {
   // the writer only (one at a time, under the writer gate).
   private static final int MAX_IDLE_OPS = 4096;
   private final java.util.ArrayDeque<PageOps> idleOps = new java.util.ArrayDeque<>();
+  private final PageTable<PageBuffer> txnPages = new PageTable<>();
 
   /** Takes over the lock and meta file {@link StoreDirectory#open} opened, and recovers. */
   Store(Path dir, StoreOptions options, DirectoryLock lock, MetaFile mf, MetaCodec.Decoded meta) {
@@ -261,6 +264,14 @@ public final class Store implements AutoCloseable {
   }
 
   /** A recording of page operations for a transaction's page copy; the writer's only. */
+  /**
+   * The table of the writing transaction's own pages: one per store, emptied by every commit and
+   * rollback, so that its chunks are allocated once rather than per transaction (16 KiB each).
+   */
+  PageTable<PageBuffer> txnPages() {
+    return txnPages;
+  }
+
   PageOps takeOps() {
     PageOps o = idleOps.poll();
     return o != null ? o : new PageOps(pageSize);

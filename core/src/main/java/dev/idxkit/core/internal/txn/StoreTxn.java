@@ -41,7 +41,7 @@ public final class StoreTxn implements View, AutoCloseable {
   private final Durability durability;
   private final MetaState.Builder meta;
   private final MetaEdits edits = new MetaEdits();
-  private final PageTable<PageBuffer> dirty = new PageTable<>();
+  private final PageTable<PageBuffer> dirty;
   private final List<Long> takenFromFree = new ArrayList<>();
   private final List<Long> pendingFree = new ArrayList<>();
   private final List<Integer> createdAreas = new ArrayList<>();
@@ -52,6 +52,8 @@ public final class StoreTxn implements View, AutoCloseable {
     this.store = store;
     this.durability = durability;
     this.meta = store.meta().toBuilder();
+    // The store's one table, reused: a transaction holds the writer, and leaves it empty.
+    this.dirty = store.txnPages();
   }
 
   /** Pages of one area as this transaction sees them: its own changes over the committed state. */
