@@ -127,8 +127,13 @@ public final class PageIndex {
    * base).
    */
   public void applyRedo(
-      ByteBuffer record, int pos, long lsn, boolean sealed, HomeCopies home) {
-    RedoRecord.Header h = RedoRecord.readHeader(record, pos, pool.pageSize());
+      ByteBuffer record,
+      int pos,
+      long lsn,
+      boolean sealed,
+      HomeCopies home,
+      RedoRecord.Layout layout) {
+    RedoRecord.Header h = RedoRecord.readHeader(record, pos, pool.pageSize(), layout, lsn);
     PageBuffer b = h.full() || h.fresh() ? null : images.get(key(h.area(), h.pageNo()));
     boolean fresh = b == null;
     if (fresh) {
@@ -146,7 +151,7 @@ public final class PageIndex {
       }
     }
     try {
-      RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed);
+      RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed, layout);
     } catch (RuntimeException e) {
       if (fresh) {
         pool.release(b);

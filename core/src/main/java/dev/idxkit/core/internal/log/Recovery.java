@@ -169,14 +169,16 @@ public final class Recovery {
               }
 
               @Override
-              public void redo(ByteBuffer record, int pos, long lsn, int logVersion) {
+              public void redo(
+                  ByteBuffer record, int pos, long lsn, int logVersion, RedoRecord.Layout layout) {
                 try {
                   index.applyRedo(
                       record,
                       pos,
                       lsn,
                       logVersion == RedoRecord.FORMAT_VERSION_SEALED,
-                      homeCopiesAllowed(logVersion) ? home : null);
+                      homeCopiesAllowed(logVersion) ? home : null,
+                      layout);
                 } catch (IllegalArgumentException e) {
                   throw new CorruptDatabaseException(
                       wal.path(), "transaction " + lsn + ": " + e.getMessage());

@@ -42,8 +42,7 @@ import java.util.zip.CRC32C;
  * commit; its records are still read (their checksums checked), never written. Format 3 (a FULL
  * image at each page's first change since the checkpoint) is read too: its records are the same.
  *
- * <p>Layout (little-endian), {@link #FORMAT_VERSION log format 4} (formats 2 and 3 the same, without
- * FRESH):
+ * <p>Layout (little-endian). Log formats 2 and 3 give every record a FIXED 24-byte header:
  *
  * <pre>
  *  0      1      2         4              8                16               24
@@ -52,11 +51,28 @@ import java.util.zip.CRC32C;
  *  +------+------+---------+--------------+----------------+----------------+---- ...
  *  kind        1 FULL, 2 DELTA, 3 FRESH, 4 OPS
  *  ranges      DELTA, FRESH: how many ranges follow (u16); OPS: how many operations; FULL: 0
- *  body bytes  bytes after this 24-byte header (u32)
+ *  body bytes  bytes after the header (u32)
  *  base lsn    DELTA, OPS: the lsn of the image the record applies to; FULL, FRESH: 0
- *  body FULL:  the page image (lsn stamped; checksum only in format 2), pageSize bytes
- *  body OPS:   the operations in the order they were done, {@link PageOps}
- *  body DELTA, FRESH: ranges x
+ * </pre>
+ *
+ * {@link #FORMAT_VERSION Format 4} gives it a COMPACT one, unsigned LEB128 varints where a field
+ * is not implied by the kind, since a page change of a few dozen bytes is the common record:
+ *
+ * <pre>
+ *  u8 kind | u8 area | varint page number
+ *    | varint lsn - base lsn (DELTA, OPS) | varint ranges or operations | varint body bytes (not FULL)
+ *
+ *  an OPS record of leaf 21,805, base 3 transactions back, 5 operations in 53 bytes:
+ *    04 01 | ad aa 01 | 03 | 05 | 35 | 53 bytes of operations        8 + 53 = 61 bytes
+ * </pre>
+ *
+ * The body, either way:
+ *
+ * <pre>
+ *  FULL:   the page image (lsn stamped; checksum only in format 2), pageSize bytes
+ *  OPS:    the operations in the order they were done, {@link PageOps}; in format 4 they need
+ *          not stamp the lsn (replay does)
+ *  DELTA, FRESH: ranges x
  *              +-------------+-------------+---------------------+
  *              | offset / 8  | length / 8  | length new bytes    |
  *              | u16         | u16         |                     |
@@ -110,11 +126,28 @@ public final class RedoRecord {
     ALREADY_THERE
   }
 
+  /**
+   * How a record's header is laid out: {@link #FIXED} 24 bytes (log formats 2 and 3), {@link
+   * #COMPACT} varints (format 4, see the class comment), whose base LSN is stored as the
+   * difference to the transaction's.
+   */
+  public enum Layout {
+    FIXED,
+    COMPACT
+  }
+
   /** A record's header, read and checked by {@link #readHeader}. */
-  public record Header(byte kind, int area, int ranges, int bodyBytes, long pageNo, long baseLsn) {
+  public record Header(
+      byte kind,
+      int area,
+      int ranges,
+      int bodyBytes,
+      long pageNo,
+      long baseLsn,
+      int headerBytes) {
     /** Bytes of the whole record. */
     public int size() {
-      return HEADER_SIZE + bodyBytes;
+      return headerBytes + bodyBytes;
     }
 
     public boolean full() {
@@ -132,9 +165,41 @@ public final class RedoRecord {
 
   private RedoRecord() {}
 
-  /** The largest record a page of {@code pageSize} bytes can need. */
+  /** The largest record a page of {@code pageSize} bytes can need, in either layout. */
   public static int maxSize(int pageSize) {
     return HEADER_SIZE + pageSize;
+  }
+
+  /** Bytes of a header of this layout for these fields. */
+  static int headerBytes(Layout layout, byte kind, long pageNo, long baseDelta, int count, int body) {
+    if (layout == Layout.FIXED) {
+      return HEADER_SIZE;
+    }
+    int n = 2 + varintBytes(pageNo);
+    if (kind == KIND_DELTA || kind == KIND_OPS) {
+      n += varintBytes(baseDelta);
+    }
+    if (kind != KIND_FULL) {
+      n += varintBytes(count) + varintBytes(body);
+    }
+    return n;
+  }
+
+  public static int varintBytes(long v) {
+    int n = 1;
+    while ((v >>>= 7) != 0) {
+      n++;
+    }
+    return n;
+  }
+
+  private static int putVarint(ByteBuffer out, int at, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out.put(at++, (byte) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.put(at++, (byte) v);
+    return at;
   }
 
   /**
@@ -142,13 +207,18 @@ public final class RedoRecord {
    * advances it; returns the record's size.
    */
   public static int writeFull(Page image, ByteBuffer out, byte[] scratch) {
+    return writeFull(image, out, scratch, Layout.FIXED);
+  }
+
+  /** As {@link #writeFull(Page, ByteBuffer, byte[])}, with a header of {@code layout}. */
+  public static int writeFull(Page image, ByteBuffer out, byte[] scratch, Layout layout) {
     int size = image.size();
-    int pos = reserve(out, HEADER_SIZE + size);
-    header(out, pos, KIND_FULL, image.areaId(), 0, size, image.pageNo(), 0);
+    int pos = out.position();
+    int hb = header(out, layout, KIND_FULL, image.areaId(), 0, size, image.pageNo(), 0, 0);
     image.getBytes(0, scratch, 0, size);
-    out.put(pos + HEADER_SIZE, scratch, 0, size);
-    out.position(pos + HEADER_SIZE + size);
-    return HEADER_SIZE + size;
+    out.put(pos + hb, scratch, 0, size);
+    out.position(pos + hb + size);
+    return hb + size;
   }
 
   /**
@@ -158,6 +228,12 @@ public final class RedoRecord {
    * the record's size.
    */
   public static int write(Page before, Page after, PageDiff diff, ByteBuffer out, byte[] scratch) {
+    return write(before, after, diff, out, scratch, Layout.FIXED);
+  }
+
+  /** As {@link #write(Page, Page, PageDiff, ByteBuffer, byte[])}, with headers of {@code layout}. */
+  public static int write(
+      Page before, Page after, PageDiff diff, ByteBuffer out, byte[] scratch, Layout layout) {
     if (before.pageNo() != after.pageNo() || before.areaId() != after.areaId()) {
       throw new IllegalArgumentException(
           "pages : area "
@@ -177,12 +253,15 @@ public final class RedoRecord {
     int n = diff.compute(before, after);
     int body = n * RANGE_HEADER + diff.changedBytes();
     if (body >= after.size()) {
-      return writeFull(after, out, scratch);
+      return writeFull(after, out, scratch, layout);
     }
-    int pos = reserve(out, HEADER_SIZE + body);
-    header(out, pos, KIND_DELTA, after.areaId(), n, body, after.pageNo(), before.lsn());
-    putRanges(after, diff, out, pos + HEADER_SIZE, n, scratch);
-    return HEADER_SIZE + body;
+    int pos = out.position();
+    int hb =
+        header(
+            out, layout, KIND_DELTA, after.areaId(), n, body, after.pageNo(), before.lsn(),
+            after.lsn());
+    putRanges(after, diff, out, pos + hb, n, scratch);
+    return hb + body;
   }
 
   // The n ranges diff found, each with its bytes from page, at p; leaves out positioned after them.
@@ -206,15 +285,21 @@ public final class RedoRecord {
    * not be smaller; advances it and returns the record's size.
    */
   public static int writeFresh(Page page, PageDiff diff, ByteBuffer out, byte[] scratch) {
+    return writeFresh(page, diff, out, scratch, Layout.FIXED);
+  }
+
+  /** As {@link #writeFresh(Page, PageDiff, ByteBuffer, byte[])}, with a header of {@code layout}. */
+  public static int writeFresh(
+      Page page, PageDiff diff, ByteBuffer out, byte[] scratch, Layout layout) {
     int n = diff.computeAgainstZero(page);
     int body = n * RANGE_HEADER + diff.changedBytes();
     if (body >= page.size()) {
-      return writeFull(page, out, scratch);
+      return writeFull(page, out, scratch, layout);
     }
-    int pos = reserve(out, HEADER_SIZE + body);
-    header(out, pos, KIND_FRESH, page.areaId(), n, body, page.pageNo(), 0);
-    putRanges(page, diff, out, pos + HEADER_SIZE, n, scratch);
-    return HEADER_SIZE + body;
+    int pos = out.position();
+    int hb = header(out, layout, KIND_FRESH, page.areaId(), n, body, page.pageNo(), 0, 0);
+    putRanges(page, diff, out, pos + hb, n, scratch);
+    return hb + body;
   }
 
   /**
@@ -223,15 +308,31 @@ public final class RedoRecord {
    * it; returns the record's size.
    */
   public static int writeOps(Page before, Page after, PageOps ops, ByteBuffer out) {
-    if (ops.overflowed() || ops.count() > 0xFFFF) {
-      throw new IllegalArgumentException("ops : overflowed (expected: the page diffed instead)");
+    return writeOps(before, after, ops, out, Layout.FIXED);
+  }
+
+  /**
+   * As {@link #writeOps(Page, Page, PageOps, ByteBuffer)}, with a header of {@code layout}. In the
+   * COMPACT layout the operations need not stamp the lsn: replay stamps the record's.
+   */
+  public static int writeOps(Page before, Page after, PageOps ops, ByteBuffer out, Layout layout) {
+    if (ops.overflowed() || ops.count() > 0xFFFF || ops.count() == 0) {
+      throw new IllegalArgumentException(
+          "ops : " + ops.count() + " operations (expected: 1..65535, else the page is diffed)");
+    }
+    if (after.lsn() <= before.lsn()) {
+      throw new IllegalArgumentException(
+          "lsn : " + after.lsn() + " (expected: above the previous image's " + before.lsn() + ")");
     }
     int body = ops.length();
-    int pos = reserve(out, HEADER_SIZE + body);
-    header(out, pos, KIND_OPS, after.areaId(), ops.count(), body, after.pageNo(), before.lsn());
-    out.put(pos + HEADER_SIZE, ops.bytes(), 0, body);
-    out.position(pos + HEADER_SIZE + body);
-    return HEADER_SIZE + body;
+    int pos = out.position();
+    int hb =
+        header(
+            out, layout, KIND_OPS, after.areaId(), ops.count(), body, after.pageNo(), before.lsn(),
+            after.lsn());
+    out.put(pos + hb, ops.bytes(), 0, body);
+    out.position(pos + hb + body);
+    return hb + body;
   }
 
   /**
@@ -240,17 +341,60 @@ public final class RedoRecord {
    * Throws {@link IllegalArgumentException} naming the field when it is not a well-formed record.
    */
   public static Header readHeader(ByteBuffer in, int pos, int pageSize) {
+    return readHeader(in, pos, pageSize, Layout.FIXED, 0);
+  }
+
+  /**
+   * As {@link #readHeader(ByteBuffer, int, int)} for a header of {@code layout}; a COMPACT header's
+   * base LSN is read as its difference to {@code lsn}, the record's transaction.
+   */
+  public static Header readHeader(ByteBuffer in, int pos, int pageSize, Layout layout, long lsn) {
     checkOrder(in);
-    if (pos < 0 || in.limit() - pos < HEADER_SIZE) {
+    int min = layout == Layout.FIXED ? HEADER_SIZE : 3;
+    if (pos < 0 || in.limit() - pos < min) {
       throw new IllegalArgumentException(
           "redo record at " + pos + " : " + (in.limit() - pos) + " bytes (expected: a header)");
     }
-    byte kind = in.get(pos + OFF_KIND);
-    int area = in.get(pos + OFF_AREA) & 0xFF;
-    int ranges = in.getShort(pos + OFF_RANGES) & 0xFFFF;
-    long body = in.getInt(pos + OFF_BODY) & 0xFFFF_FFFFL;
-    long pageNo = in.getLong(pos + OFF_PAGE_NO);
-    long base = in.getLong(pos + OFF_BASE_LSN);
+    byte kind;
+    int area;
+    int ranges;
+    long body;
+    long pageNo;
+    long base;
+    int hb;
+    if (layout == Layout.FIXED) {
+      kind = in.get(pos + OFF_KIND);
+      area = in.get(pos + OFF_AREA) & 0xFF;
+      ranges = in.getShort(pos + OFF_RANGES) & 0xFFFF;
+      body = in.getInt(pos + OFF_BODY) & 0xFFFF_FFFFL;
+      pageNo = in.getLong(pos + OFF_PAGE_NO);
+      base = in.getLong(pos + OFF_BASE_LSN);
+      hb = HEADER_SIZE;
+    } else {
+      kind = in.get(pos);
+      area = in.get(pos + 1) & 0xFF;
+      long[] v = new long[1];
+      int p = getVarint(in, pos + 2, v, pos);
+      pageNo = v[0];
+      base = 0;
+      if (kind == KIND_DELTA || kind == KIND_OPS) {
+        p = getVarint(in, p, v, pos);
+        if (v[0] < 1 || v[0] > lsn) {
+          throw bad(pos, "base lsn " + (lsn - v[0]) + " for transaction " + lsn, "below it");
+        }
+        base = lsn - v[0];
+      }
+      if (kind == KIND_FULL) {
+        ranges = 0;
+        body = pageSize;
+      } else {
+        p = getVarint(in, p, v, pos);
+        ranges = (int) Math.min(v[0], Integer.MAX_VALUE);
+        p = getVarint(in, p, v, pos);
+        body = v[0];
+      }
+      hb = p - pos;
+    }
     if (kind == KIND_FULL) {
       if (ranges != 0 || body != pageSize || base != 0) {
         throw bad(
@@ -292,10 +436,27 @@ public final class RedoRecord {
     if (pageNo < 0) {
       throw bad(pos, "page number " + pageNo, ">= 0");
     }
-    if (in.limit() - pos - HEADER_SIZE < body) {
-      throw bad(pos, (in.limit() - pos - HEADER_SIZE) + " body bytes", body + "");
+    if (in.limit() - pos - hb < body) {
+      throw bad(pos, (in.limit() - pos - hb) + " body bytes", body + "");
     }
-    return new Header(kind, area, ranges, (int) body, pageNo, base);
+    return new Header(kind, area, ranges, (int) body, pageNo, base, hb);
+  }
+
+  // A varint at p into v[0]; returns the position after it. Throws naming the record at rec.
+  private static int getVarint(ByteBuffer in, int p, long[] v, int rec) {
+    long x = 0;
+    for (int shift = 0; shift < 63; shift += 7) {
+      if (p >= in.limit()) {
+        throw bad(rec, "a header cut at " + p, "a whole header");
+      }
+      byte b = in.get(p++);
+      x |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        v[0] = x;
+        return p;
+      }
+    }
+    throw bad(rec, "a varint of more than 9 bytes", "at most 9");
   }
 
   /**
@@ -309,9 +470,18 @@ public final class RedoRecord {
    */
   public static Outcome apply(
       ByteBuffer in, int pos, Page page, long lsn, byte[] scratch, boolean sealed) {
+    return apply(in, pos, page, lsn, scratch, sealed, Layout.FIXED);
+  }
+
+  /**
+   * As {@link #apply(ByteBuffer, int, Page, long, byte[], boolean)} for a record of {@code layout};
+   * a COMPACT OPS record leaves the page stamped with {@code lsn} whether its operations did or not.
+   */
+  public static Outcome apply(
+      ByteBuffer in, int pos, Page page, long lsn, byte[] scratch, boolean sealed, Layout layout) {
     int pageSize = page.size();
-    Header h = readHeader(in, pos, pageSize);
-    int body = pos + HEADER_SIZE;
+    Header h = readHeader(in, pos, pageSize, layout, lsn);
+    int body = pos + h.headerBytes();
     if (h.full()) {
       in.get(body, scratch, 0, pageSize);
       checkImage(scratch, pageSize, h, lsn, pos, sealed);
@@ -333,8 +503,14 @@ public final class RedoRecord {
       // The header the operations leave, checked before the page is touched.
       page.getBytes(0, scratch, 0, Page.HEADER_SIZE);
       PageOps.applyToHeader(in, body, h.ranges(), scratch);
+      if (layout == Layout.COMPACT) {
+        putLittleEndianLong(scratch, 16, lsn); // stamped by replay, not by an operation
+      }
       checkImage(scratch, Page.HEADER_SIZE, h, lsn, pos, false);
       PageOps.apply(in, body, h.ranges(), page);
+      if (layout == Layout.COMPACT) {
+        page.setLsn(lsn);
+      }
       return Outcome.APPLIED;
     }
     checkRanges(in, body, h, pageSize, pos);
@@ -492,14 +668,44 @@ public final class RedoRecord {
     return out.position();
   }
 
-  private static void header(
-      ByteBuffer out, int pos, byte kind, int area, int ranges, int body, long pageNo, long base) {
-    out.put(pos + OFF_KIND, kind);
-    out.put(pos + OFF_AREA, (byte) area);
-    out.putShort(pos + OFF_RANGES, (short) ranges);
-    out.putInt(pos + OFF_BODY, body);
-    out.putLong(pos + OFF_PAGE_NO, pageNo);
-    out.putLong(pos + OFF_BASE_LSN, base);
+  /**
+   * Writes the header of a record at {@code out}'s position (making sure header and body fit) and
+   * returns its size; the body goes right after it. {@code lsn} is the record's transaction (for a
+   * COMPACT header's base LSN difference).
+   */
+  private static int header(
+      ByteBuffer out,
+      Layout layout,
+      byte kind,
+      int area,
+      int ranges,
+      int body,
+      long pageNo,
+      long base,
+      long lsn) {
+    long delta = kind == KIND_DELTA || kind == KIND_OPS ? lsn - base : 0;
+    int hb = headerBytes(layout, kind, pageNo, delta, ranges, body);
+    int pos = reserve(out, hb + body);
+    if (layout == Layout.FIXED) {
+      out.put(pos + OFF_KIND, kind);
+      out.put(pos + OFF_AREA, (byte) area);
+      out.putShort(pos + OFF_RANGES, (short) ranges);
+      out.putInt(pos + OFF_BODY, body);
+      out.putLong(pos + OFF_PAGE_NO, pageNo);
+      out.putLong(pos + OFF_BASE_LSN, base);
+      return hb;
+    }
+    out.put(pos, kind);
+    out.put(pos + 1, (byte) area);
+    int p = putVarint(out, pos + 2, pageNo);
+    if (kind == KIND_DELTA || kind == KIND_OPS) {
+      p = putVarint(out, p, delta);
+    }
+    if (kind != KIND_FULL) {
+      p = putVarint(out, p, ranges);
+      p = putVarint(out, p, body);
+    }
+    return hb;
   }
 
   private static void checkOrder(ByteBuffer b) {
@@ -514,6 +720,12 @@ public final class RedoRecord {
         | (b[off + 1] & 0xFF) << 8
         | (b[off + 2] & 0xFF) << 16
         | (b[off + 3] & 0xFF) << 24;
+  }
+
+  private static void putLittleEndianLong(byte[] b, int off, long v) {
+    for (int i = 0; i < 8; i++) {
+      b[off + i] = (byte) (v >>> (8 * i));
+    }
   }
 
   private static long littleEndianLong(byte[] b, int off) {

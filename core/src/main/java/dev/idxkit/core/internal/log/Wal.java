@@ -202,15 +202,16 @@ public final class Wal implements AutoCloseable {
   }
 
   /**
-   * Appends one transaction: a REDO frame per page ({@code pages}, already stamped with {@code
-   * lsn}; their checksums are computed at the checkpoint), each a delta against the same-index
-   * entry of {@code bases} (the page's previous committed image, or its home copy): the operations
-   * the page recorded ({@link PageOps}, an OPS record) or else the bytes that differ (DELTA); or,
-   * where that entry is null, a FRESH record (a page the transaction formatted); then a commit
-   * frame carrying {@code edits}. Single writer: the caller holds the
+   * Appends one transaction as one TXN frame: {@code edits}, then a record per page ({@code pages},
+   * already stamped with {@code lsn}; their checksums are computed at the checkpoint), each a change
+   * of the same-index entry of {@code bases} (the page's previous committed image, or its home
+   * copy): the operations the page recorded, the same-index entry of {@code ops} (an OPS record),
+   * or else the bytes that differ (DELTA); or, where the base is null, a FRESH record (a page the
+   * transaction formatted). Single writer: the caller holds the
    * database's writer lock. Returns the log offset after the commit frame, for {@link #sync(long)}.
    */
-  public long append(long lsn, List<Page> pages, List<Page> bases, byte[] edits) {
+  public long append(
+      long lsn, List<Page> pages, List<Page> bases, List<PageOps> ops, byte[] edits) {
     if (version != WalFormat.FORMAT_VERSION) {
       // Recovery checkpoints (and so resets) an older log before the first commit; a REDO frame
       // after format 1 frames would be cut as a torn tail by the next recovery.
@@ -219,18 +220,21 @@ public final class Wal implements AutoCloseable {
     }
     long need = WalFormat.transactionBytes(pages.size(), pageSize, edits.length);
     ByteBuffer b = scratch(need);
+    int frame = WalFormat.startTxnFrame(b, edits);
+    RedoRecord.Layout compact = RedoRecord.Layout.COMPACT;
     for (int i = 0; i < pages.size(); i++) {
       Page p = pages.get(i);
       Page base = bases.get(i);
+      PageOps o = ops.get(i);
       if (base == null) {
-        WalFormat.putFreshFrame(b, lsn, salt, p, diff, scratchPage);
-      } else if (p.recordedWrites() instanceof PageOps ops && !ops.overflowed()) {
-        WalFormat.putOpsFrame(b, lsn, salt, p, base, ops);
+        RedoRecord.writeFresh(p, diff, b, scratchPage, compact);
+      } else if (o != null && !o.overflowed() && o.count() > 0) {
+        RedoRecord.writeOps(base, p, o, b, compact);
       } else {
-        WalFormat.putRedoFrame(b, lsn, salt, p, base, diff, scratchPage);
+        RedoRecord.write(base, p, diff, b, scratchPage, compact);
       }
     }
-    WalFormat.putCommitFrame(b, lsn, salt, edits, pages.size());
+    WalFormat.finishTxnFrame(b, frame, lsn, salt, pages.size());
     b.flip();
     long at = end;
     long length = b.remaining();

@@ -12,16 +12,18 @@ import net.openhft.chronicle.bytes.BytesStore;
  * WalReader} reads with it, and a change of the log format (issue 18: redo records instead of page
  * images) starts here.
  *
- * <p>A log file is a header, then transactions. A transaction is a REDO frame per page it changed
- * (format 4: a {@link RedoRecord}, the changed byte ranges against the page's previous image, its
- * home copy for the first change since the checkpoint, or against zeros for a page it formatted;
- * format 3 logged the page's full image at its first change instead, format 2 the same with every
- * image checksummed at commit), then one COMMIT frame carrying its meta edits ({@code MetaEdits});
- * all frames of a transaction carry its LSN. Format 1 logged a PAGE frame (the whole image) per page
- * instead. A log left by an older version is still read (replayed) and the recovery checkpoint that
- * follows starts a format 4 log; a header of any other version is refused, naming both. Every frame carries the salt of its log, written in the header by the last reset:
- * frames left over from an older log (a reset truncates, but a crash can leave stale bytes, and a
- * damaged header is read with the salt the meta recorded) are recognised by their salt.
+ * <p>A log file is a header, then transactions. In format 4 a transaction is one TXN frame: its
+ * meta edits ({@code MetaEdits}) and a {@link RedoRecord} of COMPACT layout per page it changed
+ * (its operations, or the changed byte ranges, against the page's previous image, its home copy
+ * for the first change since the checkpoint, or against zeros for a page it formatted), under one
+ * checksum: a transaction is in the log whole or not at all. Formats 1 to 3 wrote a frame per page
+ * and a COMMIT frame after them: a REDO frame with a FIXED-layout record (format 3: the page's full
+ * image at its first change since the checkpoint; format 2 the same with every image checksummed),
+ * or a PAGE frame with the whole image (format 1). A log left by an older version is still read
+ * (replayed) and the recovery checkpoint that follows starts a format 4 log; a header of any other
+ * version is refused, naming both. Every frame carries the salt of its log, written in the header by
+ * the last reset: frames left over from an older log (a reset truncates, but a crash can leave stale
+ * bytes, and a damaged header is read with the salt the meta recorded) are recognised by their salt.
  *
  * <pre>
  * header (32 bytes, little-endian):
@@ -31,18 +33,22 @@ import net.openhft.chronicle.bytes.BytesStore;
  *
  * frame header (32 bytes, little-endian):
  *    0 u32 crc32c of [4, 32 + payload)
- *    4 u8  kind (3 REDO, 2 COMMIT; 1 PAGE in format 1)   5 u8 area (0 for COMMIT)   6 u16 0
+ *    4 u8  kind (4 TXN; 3 REDO, 2 COMMIT, 1 PAGE in older formats)
+ *    5 u8  area (REDO, PAGE; else 0)   6 u16 0
  *    8 u64 lsn                      16 u64 salt
- *   24 REDO:   u32 recordBytes, u32 0
+ *   24 TXN:    u32 payload bytes, u32 records
+ *      REDO:   u32 recordBytes, u32 0
  *      COMMIT: u32 editBytes, u32 pageFrames (how many REDO/PAGE frames precede it in its txn)
  *      PAGE:   u64 page number (format 1)
- * payload: REDO: one {@link RedoRecord} (its own header names the page), recordBytes bytes;
+ * payload: TXN: u32 editBytes | edits | records, each a COMPACT {@link RedoRecord};
+ *          REDO: one FIXED {@link RedoRecord}, recordBytes bytes;
  *          COMMIT: editBytes bytes of meta edits;
  *          PAGE: the page image, pageSize bytes, sealed (format 1)
  *
- * one transaction of two pages, 8 KiB pages: a leaf that got one entry (a delta of three ranges,
- * 24 + 3*4 + 200 bytes) and a page it formatted to split into (a FRESH record, half a page):
- *   [REDO hdr | 236][REDO hdr | 24 + n*4 + ~4096][COMMIT hdr | edits]
+ * one transaction that inserts a row into a table with one index, 8 KiB pages: an OPS record for
+ * the heap page (the record, its slot, two header fields) and one for the leaf (a move of the slots
+ * after the entry, the slot, the entry, two header fields):
+ *   [TXN hdr 32 | editBytes 4 | edits ~10 | 8 + ~150 | 8 + ~60]   about 270 bytes
  * </pre>
  */
 public final class WalFormat {
@@ -63,6 +69,7 @@ public final class WalFormat {
   public static final byte KIND_PAGE = 1;
   public static final byte KIND_COMMIT = 2;
   public static final byte KIND_REDO = 3;
+  public static final byte KIND_TXN = 4;
 
   private WalFormat() {}
 
@@ -119,7 +126,10 @@ public final class WalFormat {
    * edits takes (every record a full image).
    */
   static long transactionBytes(int pages, int pageSize, int editBytes) {
-    return (long) pages * (FRAME_HEADER + RedoRecord.maxSize(pageSize)) + FRAME_HEADER + editBytes;
+    return (long) pages * (FRAME_HEADER + RedoRecord.maxSize(pageSize))
+        + FRAME_HEADER
+        + 4
+        + editBytes;
   }
 
   /**
@@ -150,6 +160,43 @@ public final class WalFormat {
     int n = RedoRecord.writeFresh(p, diff, b, scratch);
     finishRedoFrame(b, start, lsn, salt, p, n);
     return n;
+  }
+
+  /**
+   * Starts a format 4 TXN frame at {@code b}'s position: skips its header, writes the edits, and
+   * leaves {@code b} where the first record goes. Returns the frame's start, for {@link
+   * #finishTxnFrame}.
+   */
+  static int startTxnFrame(ByteBuffer b, byte[] edits) {
+    int start = b.position();
+    b.putInt(start + FRAME_HEADER, edits.length);
+    b.position(start + FRAME_HEADER + 4);
+    b.put(edits);
+    return start;
+  }
+
+  /**
+   * Ends the TXN frame started at {@code start}, whose {@code records} records end at {@code b}'s
+   * position: its header and its one checksum, over the whole transaction.
+   */
+  static void finishTxnFrame(ByteBuffer b, int start, long lsn, long salt, int records) {
+    int payload = b.position() - start - FRAME_HEADER;
+    b.put(start + 4, KIND_TXN);
+    b.put(start + 5, (byte) 0);
+    b.putShort(start + 6, (short) 0);
+    b.putLong(start + 8, lsn);
+    b.putLong(start + 16, salt);
+    b.putInt(start + 24, payload);
+    b.putInt(start + 28, records);
+    b.putInt(start, crc(b, start + 4, FRAME_HEADER - 4 + payload));
+  }
+
+  static int txnPayloadBytes(ByteBuffer frame) {
+    return frame.getInt(24);
+  }
+
+  static int txnRecords(ByteBuffer frame) {
+    return frame.getInt(28);
   }
 
   /**

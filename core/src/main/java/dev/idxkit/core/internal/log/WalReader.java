@@ -44,7 +44,7 @@ public final class WalReader {
      * during the call), to apply in log order; {@code logVersion} is the format of the log's header
      * (0 when the header is damaged: the current format's rules apply).
      */
-    void redo(ByteBuffer record, int pos, long lsn, int logVersion);
+    void redo(ByteBuffer record, int pos, long lsn, int logVersion, RedoRecord.Layout layout);
 
     /** The transaction's edits, after all its pages. */
     void commit(long lsn, byte[] edits);
@@ -138,6 +138,9 @@ public final class WalReader {
     // image, in direct memory for a Page view), a REDO frame as its record alone.
     List<ByteBuffer> pending = new ArrayList<>();
     List<Boolean> pendingIsImage = new ArrayList<>();
+    // A format 4 TXN frame, read whole, and where its records start.
+    ByteBuffer txnBuf = null;
+    List<Integer> recordStarts = new ArrayList<>();
     long pos = WalFormat.HEADER_SIZE;
     long validEnd = pos;
     long lastLsn = checkpointLsn;
@@ -162,6 +165,64 @@ public final class WalReader {
         if (txnLsn >= 0 && lsn != txnLsn) {
           stop = "frame of lsn " + lsn + " inside transaction " + txnLsn + " at " + pos;
           break;
+        }
+        if (kind == WalFormat.KIND_TXN
+            && (version == WalFormat.FORMAT_VERSION || version == 0)
+            && txnLsn < 0) {
+          long payloadBytes = WalFormat.txnPayloadBytes(frame) & 0xFFFF_FFFFL;
+          if (payloadBytes < 4) {
+            stop = "transaction frame with " + payloadBytes + " payload bytes at " + pos;
+            break;
+          }
+          if (payloadBytes > size - pos - WalFormat.FRAME_HEADER) {
+            stop =
+                "short frame at "
+                    + pos
+                    + " ("
+                    + payloadBytes
+                    + " payload bytes, "
+                    + (size - pos - WalFormat.FRAME_HEADER)
+                    + " in the file)";
+            break;
+          }
+          int payload = (int) payloadBytes;
+          txnBuf = grow(txnBuf, WalFormat.FRAME_HEADER + payload);
+          txnBuf.put(frame.duplicate().position(0).limit(WalFormat.FRAME_HEADER));
+          txnBuf.limit(WalFormat.FRAME_HEADER + payload);
+          if (!readFully(ch, txnBuf, pos + WalFormat.FRAME_HEADER)) {
+            stop = "short frame at " + pos;
+            break;
+          }
+          if (!WalFormat.checksumValid(txnBuf, payload) || lsn <= prevLsn) {
+            stop =
+                lsn <= prevLsn
+                    ? "transaction " + lsn + " after " + prevLsn + " at " + pos
+                    : "frame checksum mismatch at " + pos;
+            break;
+          }
+          String bad = parseTxn(txnBuf, payload, pageSize, lsn, recordStarts);
+          if (bad != null) {
+            stop = "transaction frame at " + pos + ": " + bad;
+            break;
+          }
+          int editBytes = txnBuf.getInt(WalFormat.FRAME_HEADER);
+          byte[] edits = new byte[editBytes];
+          txnBuf.get(WalFormat.FRAME_HEADER + 4, edits);
+          if (lsn > checkpointLsn) {
+            if (lsn > imagesLsn) {
+              for (int i = 0; i < recordStarts.size(); i++) {
+                replay.redo(txnBuf, recordStarts.get(i), lsn, version, RedoRecord.Layout.COMPACT);
+                pages++;
+              }
+            }
+            replay.commit(lsn, edits);
+            txns++;
+            lastLsn = lsn;
+          }
+          prevLsn = lsn;
+          pos += WalFormat.FRAME_HEADER + payload;
+          validEnd = pos;
+          continue;
         }
         int payload;
         if (kind == WalFormat.KIND_PAGE && version == WalFormat.FORMAT_VERSION_IMAGES) {
@@ -270,7 +331,7 @@ public final class WalReader {
             for (int i = 0; i < replayed; i++) {
               ByteBuffer pb = pending.get(i).order(ByteOrder.LITTLE_ENDIAN);
               if (!pendingIsImage.get(i)) {
-                replay.redo(pb, 0, lsn, version);
+                replay.redo(pb, 0, lsn, version, RedoRecord.Layout.FIXED);
                 pages++;
                 continue;
               }
@@ -326,6 +387,45 @@ public final class WalReader {
     } catch (IOException e) {
       throw new IdxkitIOException("cannot read write-ahead log " + wal.path(), e);
     }
+  }
+
+  /**
+   * Checks the structure of a TXN frame held in {@code b} (its checksum already checked): the edits
+   * within the payload, then exactly as many COMPACT records as its header says, ending at its end.
+   * Fills {@code starts} with where the records start; returns null, or what is wrong.
+   */
+  private static String parseTxn(
+      ByteBuffer b, int payload, int pageSize, long lsn, List<Integer> starts) {
+    starts.clear();
+    int end = WalFormat.FRAME_HEADER + payload;
+    long editBytes = b.getInt(WalFormat.FRAME_HEADER) & 0xFFFF_FFFFL;
+    if (editBytes > payload - 4) {
+      return editBytes + " edit bytes in a payload of " + payload;
+    }
+    int p = WalFormat.FRAME_HEADER + 4 + (int) editBytes;
+    int records = WalFormat.txnRecords(b);
+    ByteBuffer view = b.duplicate().order(ByteOrder.LITTLE_ENDIAN).limit(end);
+    for (int i = 0; i < records; i++) {
+      try {
+        RedoRecord.Header h =
+            RedoRecord.readHeader(view, p, pageSize, RedoRecord.Layout.COMPACT, lsn);
+        starts.add(p);
+        p += h.size();
+      } catch (IllegalArgumentException e) {
+        return "record " + i + ": " + e.getMessage();
+      }
+    }
+    return p == end ? null : (end - p) + " bytes after its " + records + " records";
+  }
+
+  private static ByteBuffer grow(ByteBuffer b, int need) {
+    if (b == null || b.capacity() < need) {
+      long doubled = b == null ? 1 << 20 : 2L * b.capacity();
+      int cap = (int) Math.min(Integer.MAX_VALUE - 64, Math.max(need, doubled));
+      b = ByteBuffer.allocate(cap).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    b.clear();
+    return b;
   }
 
   static boolean readFully(java.nio.channels.FileChannel ch, ByteBuffer b, long pos)

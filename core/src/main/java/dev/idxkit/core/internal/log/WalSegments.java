@@ -122,9 +122,10 @@ public final class WalSegments implements AutoCloseable {
    * Appends one transaction to the current segment ({@link Wal#append}); returns the token to
    * {@link #sync}.
    */
-  public long append(long lsn, List<Page> pages, List<Page> bases, byte[] edits) {
+  public long append(
+      long lsn, List<Page> pages, List<Page> bases, List<PageOps> ops, byte[] edits) {
     int c = current;
-    long end = segments[c].append(lsn, pages, bases, edits);
+    long end = segments[c].append(lsn, pages, bases, ops, edits);
     return c == 1 ? end | SEGMENT_BIT : end;
   }
 

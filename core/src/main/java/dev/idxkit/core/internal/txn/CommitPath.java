@@ -13,6 +13,7 @@ import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.internal.io.PagePool;
 import dev.idxkit.core.internal.log.PageIndex;
+import dev.idxkit.core.internal.log.PageOps;
 import dev.idxkit.core.internal.log.Wal;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,7 +108,10 @@ final class CommitPath implements AutoCloseable {
     long lsn = lastLsn + 1;
     List<Page> images = new ArrayList<>(pages.size());
     List<Page> bases = new ArrayList<>(pages.size());
+    List<PageOps> ops = new ArrayList<>(pages.size());
     for (PageBuffer b : pages) {
+      // Taken off the page before the lsn is stamped: replay stamps it, so no operation need.
+      ops.add(txn.detachOps(b));
       b.page.setLsn(lsn);
       images.add(b.page);
       // The previous committed image, still in the index until install() below replaces it; for a
@@ -120,8 +124,8 @@ final class CommitPath implements AutoCloseable {
       }
       bases.add(base);
     }
-    long end = wal.append(lsn, images, bases, edits);
-    txn.detachOps(pages);
+    long end = wal.append(lsn, images, bases, ops, edits);
+    txn.giveBackOps(ops);
     lastLsn = lsn;
     committed.install(pages, txn::applyFrees, next);
     return end;

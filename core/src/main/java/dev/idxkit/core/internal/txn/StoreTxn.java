@@ -199,18 +199,29 @@ public final class StoreTxn implements View, AutoCloseable {
   }
 
   /**
-   * Called by the commit once the pages are logged and before they become committed images: they
-   * stop recording their writes, and the recordings go back to the store.
+   * Called by the commit for each page before it is stamped and logged: the page stops recording
+   * its writes; returns what it recorded (null if nothing), for the log, then {@link #giveBackOps}.
    */
-  void detachOps(List<PageBuffer> pages) {
-    for (PageBuffer b : pages) {
-      detachOps(b);
+  PageOps detachOps(PageBuffer b) {
+    if (b != null && b.page.recordedWrites() instanceof PageOps ops) {
+      b.page.recordWrites(null);
+      return ops;
+    }
+    return null;
+  }
+
+  /** The recordings {@link #detachOps} returned go back to the store once logged. */
+  void giveBackOps(List<PageOps> ops) {
+    for (PageOps o : ops) {
+      if (o != null) {
+        store.giveBackOps(o);
+      }
     }
   }
 
-  private void detachOps(PageBuffer b) {
-    if (b != null && b.page.recordedWrites() instanceof PageOps ops) {
-      b.page.recordWrites(null);
+  private void dropOps(PageBuffer b) {
+    PageOps ops = detachOps(b);
+    if (ops != null) {
       store.giveBackOps(ops);
     }
   }
@@ -229,7 +240,7 @@ public final class StoreTxn implements View, AutoCloseable {
     }
     dirty.forEachValue(
         b -> {
-          detachOps(b);
+          dropOps(b);
           store.pool().release(b);
         });
     dirty.clear();
@@ -307,7 +318,7 @@ public final class StoreTxn implements View, AutoCloseable {
       b.page.format(type, page, area);
       b.fresh = true;
       PageBuffer replaced = dirty.put(PageIndex.key(area, page), b);
-      detachOps(replaced);
+      dropOps(replaced);
       store.pool().release(replaced);
       return b.page;
     }
@@ -317,7 +328,7 @@ public final class StoreTxn implements View, AutoCloseable {
       checkActive();
       long k = PageIndex.key(area, pageNo);
       PageBuffer gone = dirty.remove(k);
-      detachOps(gone);
+      dropOps(gone);
       store.pool().release(gone);
       pendingFree.add(k);
       edits.free(area, pageNo);

@@ -238,9 +238,10 @@ class LogFormatUpgradeTest {
             }
 
             @Override
-            public void redo(ByteBuffer record, int pos, long lsn, int logVersion) {
-              images.applyRedo(record, pos, lsn, false, (a, p) -> areas.get(a).read(p));
-              RedoRecord.Header h = RedoRecord.readHeader(record, pos, pageSize);
+            public void redo(
+                ByteBuffer record, int pos, long lsn, int logVersion, RedoRecord.Layout layout) {
+              images.applyRedo(record, pos, lsn, false, (a, p) -> areas.get(a).read(p), layout);
+              RedoRecord.Header h = RedoRecord.readHeader(record, pos, pageSize, layout, lsn);
               touched.add(new long[] {h.area(), h.pageNo()});
             }
 

@@ -32,10 +32,12 @@ class RedoRecordTest {
    * record where the operations fit, as a format 4 commit does.
    */
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"sealed", "delta", "ops"})
+  @ValueSource(strings = {"sealed", "delta", "ops", "compact delta", "compact ops"})
   void chainsOfRandomEditsReplayToTheNewestImageAndReplayIsIdempotent(String mode) {
     boolean sealed = mode.equals("sealed");
-    boolean recordOps = mode.equals("ops");
+    boolean recordOps = mode.endsWith("ops");
+    RedoRecord.Layout layout =
+        mode.startsWith("compact") ? RedoRecord.Layout.COMPACT : RedoRecord.Layout.FIXED;
     int opsRecords = 0;
     long seed = Seeds.seed();
     String why = Seeds.reproduce(seed, getClass());
@@ -48,7 +50,7 @@ class RedoRecordTest {
       Page v = RedoPages.randomPage(r, size, r.nextLong(1L << 40), 1 + r.nextInt(1000));
       List<Logged> chain = new ArrayList<>();
       int pos = log.position();
-      RedoRecord.writeFull(v, log, scratch);
+      RedoRecord.writeFull(v, log, scratch, layout);
       chain.add(new Logged(v.lsn(), pos, RedoPages.copy(v)));
       for (int k = 1 + r.nextInt(40); k > 0; k--) {
         Page next = RedoPages.copy(v);
@@ -60,15 +62,17 @@ class RedoRecordTest {
         next.recordWrites(null);
         pos = log.position();
         int n;
-        if (recordOps && !ops.overflowed()) {
-          n = RedoRecord.writeOps(v, next, ops, log);
-          assertThat(RedoRecord.readHeader(log, pos, size).ops()).as(why).isTrue();
+        if (recordOps && !ops.overflowed() && ops.count() > 0) {
+          n = RedoRecord.writeOps(v, next, ops, log, layout);
+          assertThat(RedoRecord.readHeader(log, pos, size, layout, next.lsn()).ops())
+              .as(why)
+              .isTrue();
           opsRecords++;
         } else {
-          n = RedoRecord.write(v, next, diff, log, scratch);
+          n = RedoRecord.write(v, next, diff, log, scratch, layout);
         }
         assertThat(log.position() - pos).as(why).isEqualTo(n);
-        RedoRecord.Header h = RedoRecord.readHeader(log, pos, size);
+        RedoRecord.Header h = RedoRecord.readHeader(log, pos, size, layout, next.lsn());
         assertThat(h.size()).as(why).isEqualTo(n);
         assertThat(h.pageNo()).isEqualTo(v.pageNo());
         if (!h.full()) {
@@ -77,7 +81,7 @@ class RedoRecordTest {
         }
         // Round trip of this one record onto the previous image.
         Page applied = RedoPages.copy(v);
-        assertThat(RedoRecord.apply(log, pos, applied, next.lsn(), scratch, sealed))
+        assertThat(RedoRecord.apply(log, pos, applied, next.lsn(), scratch, sealed, layout))
             .isEqualTo(RedoRecord.Outcome.APPLIED);
         assertThat(RedoPages.same(applied, next))
             .as("%s: round %d, record at %d", why, round, pos)
@@ -101,11 +105,11 @@ class RedoRecordTest {
         int cut = r.nextInt(size);
         target.copyFrom(chain.get(r.nextInt(chain.size())).image(), cut, cut, size - cut);
       }
-      replay(chain, log, target, scratch, sealed);
+      replay(chain, log, target, scratch, sealed, layout);
       assertThat(RedoPages.same(target, newest)).as("%s: round %d, replay", why, round).isTrue();
 
       // Replayed again: the FULL image puts it back, the deltas apply again: same result.
-      replay(chain, log, target, scratch, sealed);
+      replay(chain, log, target, scratch, sealed, layout);
       assertThat(RedoPages.same(target, newest)).as("%s: second replay", why).isTrue();
 
       // The records after the first onto a page already newer than some of them: deltas the page
@@ -116,8 +120,9 @@ class RedoRecordTest {
       long holds = stale.lsn();
       for (int i = 1; i < chain.size(); i++) {
         Logged l = chain.get(i);
-        boolean full = RedoRecord.readHeader(log, l.pos(), size).full();
-        RedoRecord.Outcome o = RedoRecord.apply(log, l.pos(), stale, l.lsn(), scratch, sealed);
+        boolean full = RedoRecord.readHeader(log, l.pos(), size, layout, l.lsn()).full();
+        RedoRecord.Outcome o =
+            RedoRecord.apply(log, l.pos(), stale, l.lsn(), scratch, sealed, layout);
         assertThat(o)
             .as("%s: record %d on version %d", why, i, j)
             .isEqualTo(
@@ -137,9 +142,14 @@ class RedoRecordTest {
   }
 
   private static void replay(
-      List<Logged> chain, ByteBuffer log, Page target, byte[] scratch, boolean sealed) {
+      List<Logged> chain,
+      ByteBuffer log,
+      Page target,
+      byte[] scratch,
+      boolean sealed,
+      RedoRecord.Layout layout) {
     for (Logged l : chain) {
-      RedoRecord.apply(log, l.pos(), target, l.lsn(), scratch, sealed);
+      RedoRecord.apply(log, l.pos(), target, l.lsn(), scratch, sealed, layout);
     }
   }
 

@@ -249,7 +249,7 @@ class StoreTest {
   }
 
   @Test
-  void aPageImageWithADamagedHeaderIsNotReplayed() throws IOException {
+  void aTransactionWhoseFrameFailsItsChecksumIsNotReplayed() throws IOException {
     Path dir = tmp.resolve("db");
     long keep;
     try (Store s = create(dir)) {
@@ -259,45 +259,31 @@ class StoreTest {
       }
       long second = s.walBytes();
       try (StoreTxn t = s.begin(null)) {
-        Page p = t.pages(0).allocate(PageType.HEAP);
-        // No word left zero: the new page's record is its full image, not the ranges over zeros.
-        for (int off = Page.HEADER_SIZE; off < p.size(); off += 8) {
-          p.putLong(off, 2L * off | 1);
-        }
-        t.addTablePage(T, p.pageNo());
-        t.addRows(T, 1);
+        put(t, 2);
         t.commit();
       }
       Path c = CrashCopy.of(dir, tmp.resolve("crash"));
-      // Damage the page number in the header of the second transaction's page image and re-seal
-      // the frame, so only the image's own header can tell (the images of the current log format
-      // carry no page checksum: the frame's covers their bytes).
+      // One flipped bit in the second transaction's frame: the whole transaction is one frame
+      // under one checksum, so it is a torn tail, dropped whole.
       try (FileChannel ch =
           FileChannel.open(c.resolve("wal"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-        // The second transaction's page is new and has no zero word: its record is the full image.
-        int image = WalFormat.FRAME_HEADER + RedoRecord.HEADER_SIZE;
-        int frame = image + 4096;
-        ByteBuffer f = ByteBuffer.allocate(frame).order(ByteOrder.LITTLE_ENDIAN);
-        ch.read(f, second);
-        assertThat(f.get(image - RedoRecord.HEADER_SIZE)).isEqualTo(RedoRecord.KIND_FULL);
-        f.put(image + 8, (byte) (f.get(image + 8) ^ 0x5A));
-        CRC32C crc = new CRC32C();
-        crc.update(f.array(), 4, frame - 4);
-        f.putInt(0, (int) crc.getValue());
-        f.flip();
-        ch.write(f, second);
+        ByteBuffer b = ByteBuffer.allocate(1);
+        long at = second + WalFormat.FRAME_HEADER + 6;
+        ch.read(b, at);
+        b.put(0, (byte) (b.get(0) ^ 0x10)).rewind();
+        ch.write(b, at);
       }
     }
     try (Store s = Store.open(tmp.resolve("crash"), StoreOptions.defaults())) {
       assertThat(s.recovery().transactions()).isEqualTo(1);
-      assertThat(s.recovery().stop()).contains("fails its checksum or header");
+      assertThat(s.recovery().stop()).contains("frame checksum mismatch");
       assertThat(valueOf(s, keep)).isEqualTo(1);
       assertThat(s.meta().table(T).rows()).isEqualTo(1);
     }
   }
 
   @Test
-  void aDeltaThatDoesNotReproduceItsPageRefusesTheOpen() throws IOException {
+  void aRecordOnAnotherBaseThanItsPageRefusesTheOpen() throws IOException {
     Path dir = tmp.resolve("db");
     try (Store s = create(dir)) {
       long page;
@@ -311,24 +297,23 @@ class StoreTest {
         t.commit();
       }
       Path c = CrashCopy.of(dir, tmp.resolve("crash"));
-      // The lsn the record stamps damaged, and the frame re-sealed: the frame passes, the page it
-      // rebuilds is not the image of its transaction. (The current log format's images carry no
-      // page checksum, so damage to other bytes behind a valid frame checksum is not seen.)
+      // The second transaction's record of the page (an OPS record: one PUT) says its base is one
+      // transaction back; make it two and re-seal the frame: the frame passes, the page it names
+      // holds another lsn than the record's base.
       try (FileChannel ch =
           FileChannel.open(c.resolve("wal"), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
         ByteBuffer h = ByteBuffer.allocate(WalFormat.FRAME_HEADER).order(ByteOrder.LITTLE_ENDIAN);
         ch.read(h, second);
+        assertThat(h.get(4)).isEqualTo(WalFormat.KIND_TXN);
         int frame = WalFormat.FRAME_HEADER + h.getInt(24);
         ByteBuffer f = ByteBuffer.allocate(frame).order(ByteOrder.LITTLE_ENDIAN);
         ch.read(f, second);
-        // An OPS record: [PUT 24, 8: the value][PUT 16, 8: the lsn]; damage the lsn's bytes.
-        assertThat(f.get(WalFormat.FRAME_HEADER)).isEqualTo(RedoRecord.KIND_OPS);
-        int op = WalFormat.FRAME_HEADER + RedoRecord.HEADER_SIZE;
-        while (f.getShort(op + 1) != 16) {
-          assertThat(f.get(op)).as("a PUT").isEqualTo((byte) 1);
-          op += 5 + f.getShort(op + 3);
-        }
-        f.put(op + 5, (byte) (f.get(op + 5) ^ 0x5A));
+        int record = WalFormat.FRAME_HEADER + 4 + f.getInt(WalFormat.FRAME_HEADER);
+        assertThat(f.get(record)).isEqualTo(RedoRecord.KIND_OPS);
+        assertThat(f.get(record + 1)).as("area 0").isZero();
+        int delta = record + 2 + RedoRecord.varintBytes(page);
+        assertThat(f.get(delta)).as("base one transaction back").isEqualTo((byte) 1);
+        f.put(delta, (byte) 2);
         CRC32C crc = new CRC32C();
         crc.update(f.array(), 4, frame - 4);
         f.putInt(0, (int) crc.getValue());
@@ -340,8 +325,9 @@ class StoreTest {
         .isInstanceOf(CorruptDatabaseException.class)
         .hasMessageContaining(tmp.resolve("crash").resolve("wal").toString())
         .hasMessageContaining("transaction ")
-        .hasMessageContaining("an image of area");
+        .hasMessageContaining("holds lsn");
   }
+
 
   @Test
   void bulkPagesAreInvisibleUntilPublishAndLostCleanlyOnCrash() throws IOException {
