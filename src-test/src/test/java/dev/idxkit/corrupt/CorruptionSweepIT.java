@@ -131,8 +131,7 @@ class CorruptionSweepIT {
             "leaf",
             "branch",
             "wal header",
-            "wal redo frame",
-            "wal commit frame",
+            "wal transaction frame",
             "run file");
   }
 

@@ -22,10 +22,10 @@ import java.util.stream.Stream;
  * What there is to damage in a base database, by kind, and the plan of a sweep over it.
  *
  * <p>Kinds: the meta file's two anchors and its payloads; in each area file the header page and
- * every page by its type byte (heap, overflow, leaf, branch, free); in the log its header, page
- * frames and commit frames (parsed from the frame headers). A sweep draws a kind uniformly, then a
- * target of that kind, then a damage that fits it ({@link Mutation.Op}), so rare kinds (a branch
- * page, a commit frame) are hit as often as common ones.
+ * every page by its type byte (heap, overflow, leaf, branch, free); in the log its header and its
+ * frames (parsed from the frame headers: one per transaction in format 4). A sweep draws a kind
+ * uniformly, then a target of that kind, then a damage that fits it ({@link Mutation.Op}), so rare
+ * kinds (a branch page, the log header) are hit as often as common ones.
  */
 final class Targets {
   /** One damageable extent of a file. */
@@ -100,11 +100,13 @@ final class Targets {
         h.clear();
         ch.read(h, pos);
         int kind = h.get(4);
-        // Formats 2 and 3 write REDO frames (a redo record, its length at 24); format 1 wrote PAGE.
+        // Format 4 writes a TXN frame per transaction (its payload's length at 24); formats 2 and
+        // 3 wrote REDO frames (a redo record, its length at 24) and COMMIT frames; format 1 PAGE.
         int payload = kind == WalFormat.KIND_PAGE ? pageSize : h.getInt(24);
         if ((kind != WalFormat.KIND_PAGE
                 && kind != WalFormat.KIND_COMMIT
-                && kind != WalFormat.KIND_REDO)
+                && kind != WalFormat.KIND_REDO
+                && kind != WalFormat.KIND_TXN)
             || payload < 0
             || pos + WalFormat.FRAME_HEADER + payload > size) {
           break;
@@ -112,9 +114,12 @@ final class Targets {
         add(
             new Target(
                 "wal",
-                kind == WalFormat.KIND_REDO
-                    ? "wal redo frame"
-                    : kind == WalFormat.KIND_PAGE ? "wal page frame" : "wal commit frame",
+                switch (kind) {
+                  case WalFormat.KIND_TXN -> "wal transaction frame";
+                  case WalFormat.KIND_REDO -> "wal redo frame";
+                  case WalFormat.KIND_PAGE -> "wal page frame";
+                  default -> "wal commit frame";
+                },
                 pos,
                 WalFormat.FRAME_HEADER + payload));
         pos += WalFormat.FRAME_HEADER + payload;
