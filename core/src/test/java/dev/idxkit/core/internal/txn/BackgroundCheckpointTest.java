@@ -148,6 +148,11 @@ class BackgroundCheckpointTest {
       Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
       assertThat(Files.exists(crash.resolve("wal2"))).as("commits went to the second segment").isTrue();
       io.release();
+      // Read-only first: both segments and the double write replayed in memory, nothing written.
+      try (Store copy = Store.open(crash, options(FileIo.DEFAULT).withReadOnly(true))) {
+        m.assertMatches(copy, "opened read-only after a crash held in " + where);
+      }
+      assertThat(Files.exists(crash.resolve("wal2"))).as("read-only leaves the segments").isTrue();
       try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
         m.assertMatches(copy, "recovered from a crash held in " + where);
       }
