@@ -49,12 +49,11 @@ import java.util.SplittableRandom;
  *
  * Then both get {@link #WAL_TXNS} transactions (inserts, updates, deletes) that stay in the log:
  * the base is a copy taken while the database is open, as a crash would leave it, so every damage
- * target exists - meta slots, area headers, heap, overflow, leaf and branch pages, the log's
- * header and its transaction frames. State k (0..{@value #WAL_TXNS}) is the database after the
- * first k of those transactions; the golden answers of each state come from a copy taken after its
- * commit. Damage to the log may legitimately lose its later transactions (a damaged frame ends
- * recovery, the torn-tail rule), so answers of any state are right there; elsewhere only the last
- * state's.
+ * target exists - meta slots, area headers, heap, overflow, leaf and branch pages, the log's header
+ * and its transaction frames. State k (0..{@value #WAL_TXNS}) is the database after the first k of
+ * those transactions; the golden answers of each state come from a copy taken after its commit.
+ * Damage to the log may legitimately lose its later transactions (a damaged frame ends recovery,
+ * the torn-tail rule), so answers of any state are right there; elsewhere only the last state's.
  */
 final class SweepDatabase {
   static final int WAL_TXNS = 4;

@@ -141,7 +141,8 @@ class DoubleWriteTest {
     }
     Path set = doubleWrites(crash).get(0);
     // One bit of the first image, after its header: the set's checksum of that page fails.
-    try (FileChannel ch = FileChannel.open(set, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(set, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       ByteBuffer b = ByteBuffer.allocate(1);
       ch.read(b, 8192 + 100);
       b.put(0, (byte) (b.get(0) ^ 0x10)).rewind();

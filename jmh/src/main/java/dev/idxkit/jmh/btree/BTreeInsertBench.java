@@ -34,8 +34,9 @@ import org.openjdk.jmh.annotations.Threads;
  * GiB of pages), that commit starts a checkpoint beside the commits (double write, pages home, area
  * fsync, meta write on a thread of its own), and a commit waits for it when the whole bound is
  * passed. All of that is inside the measured invocations, so the figure is what a loader inserting
- * row by row would see, not the in-memory tree alone. The transaction open at the end of an iteration is committed in the
- * iteration's tear-down, outside the measurement: one batch in the hundreds an iteration runs.
+ * row by row would see, not the in-memory tree alone. The transaction open at the end of an
+ * iteration is committed in the iteration's tear-down, outside the measurement: one batch in the
+ * hundreds an iteration runs.
  *
  * <p>Entries are {@link TreeEntries}: a random key is uniform in {@code [0, keys * STRIDE)}, so it
  * falls between or on built keys; its RID comes from a counter, so every entry is new. Single

@@ -196,8 +196,7 @@ public final class DurabilityBench {
       for (int r = 0; r < rounds; r++) {
         CheckpointRun c = checkpoint(dir, mb, r % 2 == 1);
         ratios[r] = c.flushMibPerSecond() / c.sequentialMibPerSecond();
-        wholeRatios[r] =
-            2 * c.sequentialSeconds() / (c.doubleWriteSeconds() + c.flushSeconds());
+        wholeRatios[r] = 2 * c.sequentialSeconds() / (c.doubleWriteSeconds() + c.flushSeconds());
         ckpt.row(
             r + 1,
             mb,

@@ -14,10 +14,9 @@ import java.util.function.Consumer;
  * growing trees passed 20,000, in a profile of {@code bench growth}).
  *
  * <p>Worked example: page 8,200 of area 1 lives in {@code areas[1][2][8]} (8,200 = 2 x 4,096 + 8);
- * putting it allocates chunk 2 of area 1 if no page in 8,192..12,287 was there before. Chunks
- * past the first {@value #DIRECT_CHUNKS} of an area (pages from 16,777,216 on, 128 GiB of 8 KiB
- * pages) are found through a hash map instead, so a page number far out never makes an array that
- * long.
+ * putting it allocates chunk 2 of area 1 if no page in 8,192..12,287 was there before. Chunks past
+ * the first {@value #DIRECT_CHUNKS} of an area (pages from 16,777,216 on, 128 GiB of 8 KiB pages)
+ * are found through a hash map instead, so a page number far out never makes an array that long.
  *
  * <p>Iteration and {@link #clear()} follow a list of the keys put ({@code area << 48 | page}), so
  * they cost the entries held, not the chunks; {@link #sortedKeys()} walks the chunks that hold
@@ -211,7 +210,8 @@ public final class PageTable<V> {
     }
     Object[][] chunks = areas[area];
     if (chunks == null || c >= chunks.length) {
-      int n = (int) Math.min(DIRECT_CHUNKS, Math.max(c + 1, chunks == null ? 4 : chunks.length * 2L));
+      int n =
+          (int) Math.min(DIRECT_CHUNKS, Math.max(c + 1, chunks == null ? 4 : chunks.length * 2L));
       chunks = chunks == null ? new Object[n][] : Arrays.copyOf(chunks, n);
       areas[area] = chunks;
       counts[area] = counts[area] == null ? new int[n] : Arrays.copyOf(counts[area], n);

@@ -20,17 +20,17 @@ import java.util.zip.CRC32C;
 
 /**
  * The checkpoint's double write (InnoDB's doublewrite buffer): before a checkpoint writes any page
- * home, it writes every one of them to a file of its own and fsyncs it, so that a crash that tears a
- * home write (the OS writes a page 4 KiB at a time) finds a whole copy of the page here. This is
+ * home, it writes every one of them to a file of its own and fsyncs it, so that a crash that tears
+ * a home write (the OS writes a page 4 KiB at a time) finds a whole copy of the page here. This is
  * what lets the log hold only the bytes each commit changed (log format 4, {@link RedoRecord}),
  * where format 3 logged each page's full image at its first change after a checkpoint, inside the
  * commit that made it. The images are written once per checkpoint, sequentially, by the checkpoint.
  *
  * <p>Call order. Checkpoint: {@link #create} a new file, write the sealed images to pages 1..n of
  * {@link #file()} (in any order, several writes in flight), then {@link #seal} (fsync, then the
- * header on page 0, fsync again, then the directory), then write the pages home; once the meta
- * that says they are home is written, {@link #deleteAll}. Recovery: {@link #find} the set that
- * applies, install its images, and replay the log's transactions after its LSN only.
+ * header on page 0, fsync again, then the directory), then write the pages home; once the meta that
+ * says they are home is written, {@link #deleteAll}. Recovery: {@link #find} the set that applies,
+ * install its images, and replay the log's transactions after its LSN only.
  *
  * <p>Why a new file per checkpoint attempt, never an overwritten one: a checkpoint that fails after
  * it began writing home (a full disk) may have torn pages whose only whole copies are its images,
@@ -39,10 +39,10 @@ import java.util.zip.CRC32C;
  * checkpoint that succeeds), so the newest complete set is the one recovery needs.
  *
  * <p>Which set applies at recovery: among the files whose header is whole, the one with the highest
- * checkpoint LSN (then the highest sequence number), if that LSN is above the meta's checkpoint LSN;
- * a set at or below it belongs to a checkpoint that finished. A file whose header is missing or
- * torn was never sealed, so no page was written home after it: it is ignored. A sealed file whose
- * image fails its checksum lost bytes after an fsync: the open is refused, naming it.
+ * checkpoint LSN (then the highest sequence number), if that LSN is above the meta's checkpoint
+ * LSN; a set at or below it belongs to a checkpoint that finished. A file whose header is missing
+ * or torn was never sealed, so no page was written home after it: it is ignored. A sealed file
+ * whose image fails its checksum lost bytes after an fsync: the open is refused, naming it.
  *
  * <p>Layout: a file of the database's page size, {@code dwb.<sequence>} in the database directory:
  *
@@ -232,7 +232,8 @@ public final class DoubleWrite implements AutoCloseable {
         if (stored != actual) {
           problem =
               String.format(
-                  "image %d fails its checksum (stored 0x%08x, computed 0x%08x)", i, stored, actual);
+                  "image %d fails its checksum (stored 0x%08x, computed 0x%08x)",
+                  i, stored, actual);
         } else if (image.typeCode() != PageType.LEAF.code()
             && image.typeCode() != PageType.BRANCH.code()
             && image.typeCode() != PageType.HEAP.code()

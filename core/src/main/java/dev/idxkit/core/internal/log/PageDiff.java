@@ -127,7 +127,9 @@ public final class PageDiff {
     boolean differs;
     if (zeroBase) {
       differs =
-          (afterAddress != 0 ? UnsafeMemory.MEMORY.readLong(afterAddress + off) : after.getLong(off))
+          (afterAddress != 0
+                  ? UnsafeMemory.MEMORY.readLong(afterAddress + off)
+                  : after.getLong(off))
               != 0;
     } else {
       differs =

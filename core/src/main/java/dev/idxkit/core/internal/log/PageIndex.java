@@ -1,8 +1,8 @@
 package dev.idxkit.core.internal.log;
 
-import dev.idxkit.core.internal.io.PageTable;
 import dev.idxkit.core.internal.io.PageBuffer;
 import dev.idxkit.core.internal.io.PagePool;
+import dev.idxkit.core.internal.io.PageTable;
 import dev.idxkit.core.spi.Page;
 import java.nio.ByteBuffer;
 
@@ -18,9 +18,8 @@ import java.nio.ByteBuffer;
  * the base is its home copy), logs, then {@link #install}s the new images (each replacing the
  * page's older image, whose buffer goes back to the pool); recovery {@link #applyRedo}s the records
  * it replays in log order (or, from a format 1 log or a double write, {@link #installCopy}s its
- * images); readers
- * {@link #get} a page and fall back to the area file when it is not here; a checkpoint writes the
- * images home in {@link #sortedKeys()} order, then {@link #clear}s the index.
+ * images); readers {@link #get} a page and fall back to the area file when it is not here; a
+ * checkpoint writes the images home in {@link #sortedKeys()} order, then {@link #clear}s the index.
  *
  * <p>Keys: area and page packed in a long, so sorting the keys sorts by (area, page), the order a
  * checkpoint writes in:
@@ -165,8 +164,8 @@ public final class PageIndex {
 
   /**
    * Takes the images of {@code older} (a checkpoint's index that failed to write them home) for the
-   * pages this index does not hold; the others are older than this index's and go back to the
-   * pool. Leaves {@code older} empty.
+   * pages this index does not hold; the others are older than this index's and go back to the pool.
+   * Leaves {@code older} empty.
    */
   public void absorbOlder(PageIndex older) {
     for (long k : older.images.sortedKeys()) {

@@ -7,8 +7,8 @@ import java.nio.ByteBuffer;
  * The operations a transaction did to one page, in order, recorded as it does them: the body of an
  * OPS {@link RedoRecord}. A B+tree leaf insert moves the slots after the insertion point up by one
  * and writes the slot, the entry and two header fields; as bytes that differ from the page before
- * (a DELTA), that is every slot after the insertion point, half the slot array on average (some
- * 800 bytes of a full 8 KiB leaf, more when several inserts hit one leaf in a transaction); as
+ * (a DELTA), that is every slot after the insertion point, half the slot array on average (some 800
+ * bytes of a full 8 KiB leaf, more when several inserts hit one leaf in a transaction); as
  * operations it is one MOVE of 7 bytes and four PUTs of some 40 bytes in all.
  *
  * <p>Call order: a transaction's copy of a page {@link Page#recordWrites records its writes} here
@@ -30,8 +30,8 @@ import java.nio.ByteBuffer;
  *   7 + 9 + 21 + 9 + 7 = 53 bytes, and the commit adds [PUT 16, 8: lsn]
  * </pre>
  *
- * <p>Memory: up to {@code limit} bytes, a quarter of the page: past it, a record of operations would
- * be no smaller than a diff, so recording stops and the page is diffed at commit.
+ * <p>Memory: up to {@code limit} bytes, a quarter of the page: past it, a record of operations
+ * would be no smaller than a diff, so recording stops and the page is diffed at commit.
  */
 public final class PageOps implements Page.Writes {
   static final byte PUT = 1;
@@ -181,10 +181,9 @@ public final class PageOps implements Page.Writes {
   }
 
   /**
-   * Applies the checked operations ({@link #check}) that write the page header to {@code header},
-   * a copy of the page's first {@link Page#HEADER_SIZE} bytes: what the header will be, known
-   * before the page is touched (a MOVE never writes the header, {@link #check} refuses one that
-   * would).
+   * Applies the checked operations ({@link #check}) that write the page header to {@code header}, a
+   * copy of the page's first {@link Page#HEADER_SIZE} bytes: what the header will be, known before
+   * the page is touched (a MOVE never writes the header, {@link #check} refuses one that would).
    */
   static void applyToHeader(ByteBuffer in, int pos, int ops, byte[] header) {
     int hs = Page.HEADER_SIZE;

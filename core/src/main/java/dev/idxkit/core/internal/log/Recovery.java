@@ -19,9 +19,9 @@ import java.util.function.Consumer;
  * then, when opened read-write and the log holds anything but an empty segment of the current
  * format, a checkpoint, which writes the replayed pages home and starts the log afresh in one
  * segment, so a crash during recovery recovers the same way again. A log of an older format (1:
- * page images; 2: redo records of sealed images; 3: redo records starting each page with its
- * image) is replayed the same way; that checkpoint starts a log of the current format, so nothing
- * is appended to it.
+ * page images; 2: redo records of sealed images; 3: redo records starting each page with its image)
+ * is replayed the same way; that checkpoint starts a log of the current format, so nothing is
+ * appended to it.
  *
  * <p>Steps of {@link #replay}:
  *
@@ -33,13 +33,13 @@ import java.util.function.Consumer;
  *   <li>Read the log ({@link WalReader}) and, for every transaction whose COMMIT frame is intact
  *       and whose LSN is above the checkpoint LSN, apply its redo records to the index in log order
  *       (skipped up to the double write's LSN, whose images hold them) and its meta edits to the
- *       state and free lists. A FRESH record makes the page from zeros; a delta applies to the image
- *       an earlier record (or the double write) installed or, for a page's first change since the
- *       checkpoint (format 4), to a copy of its home copy, whose checksum is checked as it is read:
- *       that copy was fsynced by the checkpoint and no checkpoint has written it since without its
- *       image in a sealed double write. A delta whose base holds another lsn refuses the open
- *       ({@link CorruptDatabaseException}). Areas created by a replayed DDL transaction are opened
- *       as their edit is applied.
+ *       state and free lists. A FRESH record makes the page from zeros; a delta applies to the
+ *       image an earlier record (or the double write) installed or, for a page's first change since
+ *       the checkpoint (format 4), to a copy of its home copy, whose checksum is checked as it is
+ *       read: that copy was fsynced by the checkpoint and no checkpoint has written it since
+ *       without its image in a sealed double write. A delta whose base holds another lsn refuses
+ *       the open ({@link CorruptDatabaseException}). Areas created by a replayed DDL transaction
+ *       are opened as their edit is applied.
  *   <li>Stop at the first torn or foreign frame: that transaction and all after it are discarded,
  *       and a read-write open truncates the log there. The log has two segments ({@link
  *       WalSegments}); they are read in the order of their first transaction, the second only when
@@ -127,8 +127,8 @@ public final class Recovery {
         break;
       }
       WalReader.Result one =
-          replaySegment(wal, metaFile, checkpointed, images, free, index, home, openAreas, b,
-              readOnly);
+          replaySegment(
+              wal, metaFile, checkpointed, images, free, index, home, openAreas, b, readOnly);
       r = r == null ? one : r.then(one);
     }
     if (images != null && r.lastLsn() < images.checkpointLsn()) {
@@ -158,45 +158,45 @@ public final class Recovery {
       MetaState.Builder b,
       boolean readOnly) {
     return WalReader.recover(
-            wal,
-            checkpointed.checkpointLsn(),
-            metaFile.walSalt(),
-            images == null ? 0 : images.checkpointLsn(),
-            new WalReader.Replay() {
-              @Override
-              public void page(int area, long pageNo, Page image) {
-                index.installCopy(area, pageNo, image);
-              }
+        wal,
+        checkpointed.checkpointLsn(),
+        metaFile.walSalt(),
+        images == null ? 0 : images.checkpointLsn(),
+        new WalReader.Replay() {
+          @Override
+          public void page(int area, long pageNo, Page image) {
+            index.installCopy(area, pageNo, image);
+          }
 
-              @Override
-              public void redo(
-                  ByteBuffer record, int pos, long lsn, int logVersion, RedoRecord.Layout layout) {
-                try {
-                  index.applyRedo(
-                      record,
-                      pos,
-                      lsn,
-                      logVersion == RedoRecord.FORMAT_VERSION_SEALED,
-                      homeCopiesAllowed(logVersion) ? home : null,
-                      layout);
-                } catch (IllegalArgumentException e) {
-                  throw new CorruptDatabaseException(
-                      wal.path(), "transaction " + lsn + ": " + e.getMessage());
-                }
-              }
+          @Override
+          public void redo(
+              ByteBuffer record, int pos, long lsn, int logVersion, RedoRecord.Layout layout) {
+            try {
+              index.applyRedo(
+                  record,
+                  pos,
+                  lsn,
+                  logVersion == RedoRecord.FORMAT_VERSION_SEALED,
+                  homeCopiesAllowed(logVersion) ? home : null,
+                  layout);
+            } catch (IllegalArgumentException e) {
+              throw new CorruptDatabaseException(
+                  wal.path(), "transaction " + lsn + ": " + e.getMessage());
+            }
+          }
 
-              @Override
-              public void commit(long lsn, byte[] edits) {
-                try {
-                  MetaEdits.replay(edits, b, free);
-                } catch (IllegalArgumentException e) {
-                  throw new CorruptDatabaseException(
-                      wal.path(), "transaction " + lsn + ": " + e.getMessage());
-                }
-                openAreas.accept(b);
-              }
-            },
-            readOnly);
+          @Override
+          public void commit(long lsn, byte[] edits) {
+            try {
+              MetaEdits.replay(edits, b, free);
+            } catch (IllegalArgumentException e) {
+              throw new CorruptDatabaseException(
+                  wal.path(), "transaction " + lsn + ": " + e.getMessage());
+            }
+            openAreas.accept(b);
+          }
+        },
+        readOnly);
   }
 
   /**
@@ -207,5 +207,4 @@ public final class Recovery {
   private static boolean homeCopiesAllowed(int logVersion) {
     return logVersion == WalFormat.FORMAT_VERSION || logVersion == 0;
   }
-
 }

@@ -16,12 +16,12 @@ import java.util.zip.CRC32C;
  *   <li>DELTA: of the page's previous committed image, identified by its lsn. That image is the one
  *       an earlier record of this log left, or, for the page's first change since the checkpoint,
  *       its home copy in the area file (written and fsynced by that checkpoint).
- *   <li>FRESH: of a zeroed page, for a page the transaction formatted (a new page, or one taken from
- *       the free list): its home copy is garbage or does not exist yet, and is never read.
+ *   <li>FRESH: of a zeroed page, for a page the transaction formatted (a new page, or one taken
+ *       from the free list): its home copy is garbage or does not exist yet, and is never read.
  *   <li>OPS: of the previous committed image, like a DELTA, but as the operations the transaction
- *       did ({@link PageOps}: move these bytes, put these), not the bytes that differ. A leaf insert
- *       shifts every slot after the insertion point; as a difference that is half the slot array,
- *       as operations one MOVE. Used whenever the operations fit in a quarter of the page.
+ *       did ({@link PageOps}: move these bytes, put these), not the bytes that differ. A leaf
+ *       insert shifts every slot after the insertion point; as a difference that is half the slot
+ *       array, as operations one MOVE. Used whenever the operations fit in a quarter of the page.
  *   <li>FULL: the whole image, when a delta would not be smaller.
  * </ul>
  *
@@ -37,8 +37,8 @@ import java.util.zip.CRC32C;
  * DELTA is applied to at recovery is always whole, and its checksum is checked when it is read.
  *
  * <p>Checksums: the images a record changes are stamped with their transaction's lsn but their page
- * checksum is not computed; the log frame's own CRC32C protects the record, and the page checksum is
- * computed once, when the checkpoint writes the page out. Format 2 sealed every image at every
+ * checksum is not computed; the log frame's own CRC32C protects the record, and the page checksum
+ * is computed once, when the checkpoint writes the page out. Format 2 sealed every image at every
  * commit; its records are still read (their checksums checked), never written. Format 3 (a FULL
  * image at each page's first change since the checkpoint) is read too: its records are the same.
  *
@@ -55,8 +55,8 @@ import java.util.zip.CRC32C;
  *  base lsn    DELTA, OPS: the lsn of the image the record applies to; FULL, FRESH: 0
  * </pre>
  *
- * {@link #FORMAT_VERSION Format 4} gives it a COMPACT one, unsigned LEB128 varints where a field
- * is not implied by the kind, since a page change of a few dozen bytes is the common record:
+ * {@link #FORMAT_VERSION Format 4} gives it a COMPACT one, unsigned LEB128 varints where a field is
+ * not implied by the kind, since a page change of a few dozen bytes is the common record:
  *
  * <pre>
  *  u8 kind | u8 area | varint page number
@@ -94,8 +94,8 @@ import java.util.zip.CRC32C;
 public final class RedoRecord {
   /**
    * The log format that carries redo records against home copies and fresh pages; format 3 logged a
-   * full image at each page's first change since the checkpoint, format 2 sealed every image, format
-   * 1 a page image per change.
+   * full image at each page's first change since the checkpoint, format 2 sealed every image,
+   * format 1 a page image per change.
    */
   public static final int FORMAT_VERSION = 4;
 
@@ -128,8 +128,8 @@ public final class RedoRecord {
 
   /**
    * How a record's header is laid out: {@link #FIXED} 24 bytes (log formats 2 and 3), {@link
-   * #COMPACT} varints (format 4, see the class comment), whose base LSN is stored as the
-   * difference to the transaction's.
+   * #COMPACT} varints (format 4, see the class comment), whose base LSN is stored as the difference
+   * to the transaction's.
    */
   public enum Layout {
     FIXED,
@@ -138,13 +138,7 @@ public final class RedoRecord {
 
   /** A record's header, read and checked by {@link #readHeader}. */
   public record Header(
-      byte kind,
-      int area,
-      int ranges,
-      int bodyBytes,
-      long pageNo,
-      long baseLsn,
-      int headerBytes) {
+      byte kind, int area, int ranges, int bodyBytes, long pageNo, long baseLsn, int headerBytes) {
     /** Bytes of the whole record. */
     public int size() {
       return headerBytes + bodyBytes;
@@ -171,7 +165,8 @@ public final class RedoRecord {
   }
 
   /** Bytes of a header of this layout for these fields. */
-  static int headerBytes(Layout layout, byte kind, long pageNo, long baseDelta, int count, int body) {
+  static int headerBytes(
+      Layout layout, byte kind, long pageNo, long baseDelta, int count, int body) {
     if (layout == Layout.FIXED) {
       return HEADER_SIZE;
     }
@@ -231,7 +226,9 @@ public final class RedoRecord {
     return write(before, after, diff, out, scratch, Layout.FIXED);
   }
 
-  /** As {@link #write(Page, Page, PageDiff, ByteBuffer, byte[])}, with headers of {@code layout}. */
+  /**
+   * As {@link #write(Page, Page, PageDiff, ByteBuffer, byte[])}, with headers of {@code layout}.
+   */
   public static int write(
       Page before, Page after, PageDiff diff, ByteBuffer out, byte[] scratch, Layout layout) {
     if (before.pageNo() != after.pageNo() || before.areaId() != after.areaId()) {
@@ -258,7 +255,14 @@ public final class RedoRecord {
     int pos = out.position();
     int hb =
         header(
-            out, layout, KIND_DELTA, after.areaId(), n, body, after.pageNo(), before.lsn(),
+            out,
+            layout,
+            KIND_DELTA,
+            after.areaId(),
+            n,
+            body,
+            after.pageNo(),
+            before.lsn(),
             after.lsn());
     putRanges(after, diff, out, pos + hb, n, scratch);
     return hb + body;
@@ -288,7 +292,9 @@ public final class RedoRecord {
     return writeFresh(page, diff, out, scratch, Layout.FIXED);
   }
 
-  /** As {@link #writeFresh(Page, PageDiff, ByteBuffer, byte[])}, with a header of {@code layout}. */
+  /**
+   * As {@link #writeFresh(Page, PageDiff, ByteBuffer, byte[])}, with a header of {@code layout}.
+   */
   public static int writeFresh(
       Page page, PageDiff diff, ByteBuffer out, byte[] scratch, Layout layout) {
     int n = diff.computeAgainstZero(page);
@@ -328,7 +334,14 @@ public final class RedoRecord {
     int pos = out.position();
     int hb =
         header(
-            out, layout, KIND_OPS, after.areaId(), ops.count(), body, after.pageNo(), before.lsn(),
+            out,
+            layout,
+            KIND_OPS,
+            after.areaId(),
+            ops.count(),
+            body,
+            after.pageNo(),
+            before.lsn(),
             after.lsn());
     out.put(pos + hb, ops.bytes(), 0, body);
     out.position(pos + hb + body);
@@ -461,12 +474,13 @@ public final class RedoRecord {
 
   /**
    * Applies the record at {@code pos} in {@code in} (written by the transaction of {@code lsn}) to
-   * {@code page}, an image of the page it names. A FULL record replaces whatever the page held, and a
-   * FRESH record makes it its ranges over zeros. A DELTA record applies when the page holds its base lsn, and is skipped ({@link
-   * Outcome#ALREADY_THERE}) when it holds {@code lsn} or newer; any other page lsn, a range outside
-   * the page, or a result that is not an image of {@code lsn} (with {@code sealed}, a format 2
-   * record: with a valid checksum) throws {@link IllegalArgumentException} and leaves the page as
-   * it was (ranges are checked before any byte is written; the result is checked after).
+   * {@code page}, an image of the page it names. A FULL record replaces whatever the page held, and
+   * a FRESH record makes it its ranges over zeros. A DELTA record applies when the page holds its
+   * base lsn, and is skipped ({@link Outcome#ALREADY_THERE}) when it holds {@code lsn} or newer;
+   * any other page lsn, a range outside the page, or a result that is not an image of {@code lsn}
+   * (with {@code sealed}, a format 2 record: with a valid checksum) throws {@link
+   * IllegalArgumentException} and leaves the page as it was (ranges are checked before any byte is
+   * written; the result is checked after).
    */
   public static Outcome apply(
       ByteBuffer in, int pos, Page page, long lsn, byte[] scratch, boolean sealed) {
@@ -475,7 +489,8 @@ public final class RedoRecord {
 
   /**
    * As {@link #apply(ByteBuffer, int, Page, long, byte[], boolean)} for a record of {@code layout};
-   * a COMPACT OPS record leaves the page stamped with {@code lsn} whether its operations did or not.
+   * a COMPACT OPS record leaves the page stamped with {@code lsn} whether its operations did or
+   * not.
    */
   public static Outcome apply(
       ByteBuffer in, int pos, Page page, long lsn, byte[] scratch, boolean sealed, Layout layout) {
@@ -601,10 +616,11 @@ public final class RedoRecord {
   }
 
   /**
-   * A delta of an unsealed image (formats 3 and 4: no checksum to check in the result): only the page header decides whether the
-   * result is acceptable, so the ranges are applied to a copy of the header first and, when it
-   * names the right page and lsn, straight to the page, instead of copying the whole page out and
-   * back (a quarter of replay's CPU in a profile of a log of small deltas).
+   * A delta of an unsealed image (formats 3 and 4: no checksum to check in the result): only the
+   * page header decides whether the result is acceptable, so the ranges are applied to a copy of
+   * the header first and, when it names the right page and lsn, straight to the page, instead of
+   * copying the whole page out and back (a quarter of replay's CPU in a profile of a log of small
+   * deltas).
    */
   private static Outcome applyInPlace(
       ByteBuffer in, int body, Header h, Page page, long lsn, int pos, byte[] scratch) {

@@ -51,7 +51,8 @@ public final class Wal implements AutoCloseable {
   private final byte[] scratchPage;
   private int version; // of the header on disk, once recovery or a reset has set it
   // Starts writeback of the log every 16 MiB appended: a checkpoint begins with an fsync of the
-  // whole log, which under OFF or ASYNC can hold hundreds of MiB written since the last one; started
+  // whole log, which under OFF or ASYNC can hold hundreds of MiB written since the last one;
+  // started
   // early, the device writes it while the commits
   // go on, and that fsync waits for the tail only. Made at the first append after a reset.
   private WriteBehind writeBehind;
@@ -203,12 +204,12 @@ public final class Wal implements AutoCloseable {
 
   /**
    * Appends one transaction as one TXN frame: {@code edits}, then a record per page ({@code pages},
-   * already stamped with {@code lsn}; their checksums are computed at the checkpoint), each a change
-   * of the same-index entry of {@code bases} (the page's previous committed image, or its home
-   * copy): the operations the page recorded, the same-index entry of {@code ops} (an OPS record),
-   * or else the bytes that differ (DELTA); or, where the base is null, a FRESH record (a page the
-   * transaction formatted). Single writer: the caller holds the
-   * database's writer lock. Returns the log offset after the commit frame, for {@link #sync(long)}.
+   * already stamped with {@code lsn}; their checksums are computed at the checkpoint), each a
+   * change of the same-index entry of {@code bases} (the page's previous committed image, or its
+   * home copy): the operations the page recorded, the same-index entry of {@code ops} (an OPS
+   * record), or else the bytes that differ (DELTA); or, where the base is null, a FRESH record (a
+   * page the transaction formatted). Single writer: the caller holds the database's writer lock.
+   * Returns the log offset after the commit frame, for {@link #sync(long)}.
    */
   public long append(
       long lsn, List<Page> pages, List<Page> bases, List<PageOps> ops, byte[] edits) {

@@ -14,16 +14,17 @@ import net.openhft.chronicle.bytes.BytesStore;
  *
  * <p>A log file is a header, then transactions. In format 4 a transaction is one TXN frame: its
  * meta edits ({@code MetaEdits}) and a {@link RedoRecord} of COMPACT layout per page it changed
- * (its operations, or the changed byte ranges, against the page's previous image, its home copy
- * for the first change since the checkpoint, or against zeros for a page it formatted), under one
+ * (its operations, or the changed byte ranges, against the page's previous image, its home copy for
+ * the first change since the checkpoint, or against zeros for a page it formatted), under one
  * checksum: a transaction is in the log whole or not at all. Formats 1 to 3 wrote a frame per page
  * and a COMMIT frame after them: a REDO frame with a FIXED-layout record (format 3: the page's full
  * image at its first change since the checkpoint; format 2 the same with every image checksummed),
  * or a PAGE frame with the whole image (format 1). A log left by an older version is still read
  * (replayed) and the recovery checkpoint that follows starts a format 4 log; a header of any other
- * version is refused, naming both. Every frame carries the salt of its log, written in the header by
- * the last reset: frames left over from an older log (a reset truncates, but a crash can leave stale
- * bytes, and a damaged header is read with the salt the meta recorded) are recognised by their salt.
+ * version is refused, naming both. Every frame carries the salt of its log, written in the header
+ * by the last reset: frames left over from an older log (a reset truncates, but a crash can leave
+ * stale bytes, and a damaged header is read with the salt the meta recorded) are recognised by
+ * their salt.
  *
  * <pre>
  * header (32 bytes, little-endian):
@@ -152,9 +153,11 @@ public final class WalFormat {
 
   /**
    * Writes a REDO frame for {@code p}, a page its transaction formatted, as a FRESH record (its
-   * ranges over a zeroed page) at {@code b}'s position and moves past it. Returns the record's size.
+   * ranges over a zeroed page) at {@code b}'s position and moves past it. Returns the record's
+   * size.
    */
-  static int putFreshFrame(ByteBuffer b, long lsn, long salt, Page p, PageDiff diff, byte[] scratch) {
+  static int putFreshFrame(
+      ByteBuffer b, long lsn, long salt, Page p, PageDiff diff, byte[] scratch) {
     int start = b.position();
     b.position(start + FRAME_HEADER);
     int n = RedoRecord.writeFresh(p, diff, b, scratch);

@@ -24,10 +24,10 @@ import net.openhft.chronicle.bytes.BytesStore;
  * Transactions at or below the meta's checkpoint LSN are already home and are skipped.
  *
  * <p>A log's header says its format: REDO frames are read from a format 4 or 3 log (and from a
- * format 2 log, whose images carry checksums, checked), PAGE frames from a format 1 log (left by an older
- * version; replayed the same way, then checkpointed by the open); a log whose header is damaged
- * (read with the meta's salt) may hold either. A header of another version is refused ({@link
- * UnsupportedLogFormatException}), never read as empty.
+ * format 2 log, whose images carry checksums, checked), PAGE frames from a format 1 log (left by an
+ * older version; replayed the same way, then checkpointed by the open); a log whose header is
+ * damaged (read with the meta's salt) may hold either. A header of another version is refused
+ * ({@link UnsupportedLogFormatException}), never read as empty.
  *
  * <p>Memory: one transaction's records at a time.
  */

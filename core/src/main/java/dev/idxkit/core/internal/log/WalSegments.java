@@ -12,13 +12,13 @@ import java.util.List;
 
 /**
  * The write-ahead log as two segment files, {@code wal} and {@code wal2}, so that a checkpoint can
- * run beside the commits: when it starts, the commits move to the other segment, and the segment
- * it left holds exactly the transactions the checkpoint is writing home; once the checkpoint's
- * meta is written, that segment is emptied and waits to be the next one switched to.
+ * run beside the commits: when it starts, the commits move to the other segment, and the segment it
+ * left holds exactly the transactions the checkpoint is writing home; once the checkpoint's meta is
+ * written, that segment is emptied and waits to be the next one switched to.
  *
- * <p>Call order: {@link #open}; recovery reads {@link #inReplayOrder()}; commits {@link #append}
- * to the current segment and {@link #sync} the token it returns; a checkpoint that runs beside
- * them {@link #switchSegments} at its start and {@link #retire}s the segment it left at its end; a
+ * <p>Call order: {@link #open}; recovery reads {@link #inReplayOrder()}; commits {@link #append} to
+ * the current segment and {@link #sync} the token it returns; a checkpoint that runs beside them
+ * {@link #switchSegments} at its start and {@link #retire}s the segment it left at its end; a
  * checkpoint that holds the writer throughout (close, a bulk session, recovery) {@link #resetAll}
  * instead, which leaves {@code wal} alone, as a database closed by an older version has it.
  *

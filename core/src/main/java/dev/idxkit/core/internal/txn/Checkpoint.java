@@ -5,8 +5,8 @@ import dev.idxkit.core.internal.io.PageFile;
 import dev.idxkit.core.internal.io.WriteBehind;
 import dev.idxkit.core.internal.log.DoubleWrite;
 import dev.idxkit.core.internal.log.PageIndex;
-import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.log.WalFormat;
+import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaCodec;
 import dev.idxkit.core.internal.meta.MetaFile;
@@ -62,11 +62,11 @@ import java.util.zip.CRC32C;
  * shared machine) took 0.51-0.77 s with it against 0.79-1.01 s without, and one writer thread
  * instead of four was slower (0.73-0.96 s).
  *
- * <p>A crash before the double write is sealed leaves the old meta, the whole log and untouched home
- * copies: recovery replays the log again over them. A crash after it and before step 5 leaves the
- * same, and home copies that may be torn: recovery installs the double write's images and replays
- * only the transactions after them. A crash between the meta write and the log reset leaves a log
- * whose transactions are all at or below the new checkpoint LSN: recovery skips them (and the
+ * <p>A crash before the double write is sealed leaves the old meta, the whole log and untouched
+ * home copies: recovery replays the log again over them. A crash after it and before step 5 leaves
+ * the same, and home copies that may be torn: recovery installs the double write's images and
+ * replays only the transactions after them. A crash between the meta write and the log reset leaves
+ * a log whose transactions are all at or below the new checkpoint LSN: recovery skips them (and the
  * double write, at that LSN too).
  *
  * <p>Memory: the writer's 8 buffers of 1 MiB (kept between checkpoints). Disk: the pages written
@@ -124,16 +124,17 @@ final class Checkpoint implements AutoCloseable {
   MetaState write(PageIndex pages, MetaState current, List<FreeList> free, long lastLsn) {
     long t0 = System.nanoTime();
     wal.syncAll();
-    MetaState next = current.toBuilder().generation(nextGeneration(current)).checkpointLsn(lastLsn).build();
+    MetaState next =
+        current.toBuilder().generation(nextGeneration(current)).checkpointLsn(lastLsn).build();
     return writeOut(pages, next, free, t0, () -> writeMetaAndResetLog(next, free), () -> {});
   }
 
   /**
    * Steps 2 to 5 above beside the commits, on the checkpoint's own thread: the writer froze {@code
-   * pages} (every page committed up to {@code atLsn}), took {@code meta} and {@code free} as of that
-   * LSN, and switched the commits to the log segment whose salt is {@code salt}, after fsyncing
-   * {@code left}, the segment that holds those transactions. The meta slot written names that
-   * salt, and then {@code left} is emptied. Returns the meta written.
+   * pages} (every page committed up to {@code atLsn}), took {@code meta} and {@code free} as of
+   * that LSN, and switched the commits to the log segment whose salt is {@code salt}, after
+   * fsyncing {@code left}, the segment that holds those transactions. The meta slot written names
+   * that salt, and then {@code left} is emptied. Returns the meta written.
    */
   MetaState writeBeside(
       PageIndex pages,
@@ -145,12 +146,7 @@ final class Checkpoint implements AutoCloseable {
     long t0 = System.nanoTime();
     MetaState next = meta.toBuilder().generation(nextGeneration(meta)).checkpointLsn(atLsn).build();
     return writeOut(
-        pages,
-        next,
-        free,
-        t0,
-        () -> writeMeta(next, free, salt),
-        () -> wal.retire(left));
+        pages, next, free, t0, () -> writeMeta(next, free, salt), () -> wal.retire(left));
   }
 
   /**
@@ -306,7 +302,9 @@ final class Checkpoint implements AutoCloseable {
     failed.close();
   }
 
-  /** Copies the image of {@code key} to {@code buf}'s position, seals the copy, and moves past it. */
+  /**
+   * Copies the image of {@code key} to {@code buf}'s position, seals the copy, and moves past it.
+   */
   private void copySealed(long key, ByteBuffer buf) {
     ByteBuffer src = index.buffer(key).buffer.duplicate().clear();
     int at = buf.position();

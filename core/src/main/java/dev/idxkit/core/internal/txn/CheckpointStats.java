@@ -1,8 +1,8 @@
 package dev.idxkit.core.internal.txn;
 
 /**
- * What the last checkpoint did and how long each part took (nanoseconds): the log fsync (none for
- * a checkpoint beside the commits: the switch of log segments did it), the double write (every page
+ * What the last checkpoint did and how long each part took (nanoseconds): the log fsync (none for a
+ * checkpoint beside the commits: the switch of log segments did it), the double write (every page
  * to a file of its own, fsynced, before any is written home), the flush (writing pages home, {@code
  * writeNanos} of it, then the area fsyncs), and the meta write plus log reset. {@code
  * writeBehindProblem} says why the flush ran without write-behind, null when it had it; {@code

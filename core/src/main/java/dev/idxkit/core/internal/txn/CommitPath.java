@@ -2,25 +2,25 @@ package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.io.PageBuffer;
+import dev.idxkit.core.internal.io.PagePool;
 import dev.idxkit.core.internal.log.DoubleWrite;
+import dev.idxkit.core.internal.log.PageIndex;
+import dev.idxkit.core.internal.log.PageOps;
 import dev.idxkit.core.internal.log.Recovery;
-import dev.idxkit.core.internal.log.WalSegments;
+import dev.idxkit.core.internal.log.Wal;
 import dev.idxkit.core.internal.log.WalFormat;
 import dev.idxkit.core.internal.log.WalReader;
+import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
-import dev.idxkit.core.internal.io.PagePool;
-import dev.idxkit.core.internal.log.PageIndex;
-import dev.idxkit.core.internal.log.PageOps;
-import dev.idxkit.core.internal.log.Wal;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.List;
 
 /**
  * Everything that advances the LSN or the meta generation, in the order the log requires: commits
@@ -80,13 +80,7 @@ final class CommitPath implements AutoCloseable {
     this.dir = dir;
     this.checkpoint =
         new Checkpoint(
-            wal,
-            metaFile,
-            areas,
-            pageSize,
-            options.writeBehind(),
-            dir,
-            options.fileIo());
+            wal, metaFile, areas, pageSize, options.writeBehind(), dir, options.fileIo());
     this.lastLsn = committed.meta().checkpointLsn();
     this.pageSize = pageSize;
   }
@@ -195,8 +189,8 @@ final class CommitPath implements AutoCloseable {
   }
 
   /**
-   * Freezes the active index, switches the commits to the other log segment, and has the
-   * checkpoint thread write the frozen pages home with the meta as of the last commit.
+   * Freezes the active index, switches the commits to the other log segment, and has the checkpoint
+   * thread write the frozen pages home with the meta as of the last commit.
    */
   private void startBackground() {
     long atLsn = lastLsn;

@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 /**
  * What readers see, and the one lock that makes it consistent: the committed meta, the free lists,
  * and the committed pages not yet home, in two page indexes: the active one, where commits install
- * their pages, and the frozen one, which a checkpoint running beside the commits is writing home.
- * A page is looked up in the active index, then the frozen one, then its area file.
+ * their pages, and the frozen one, which a checkpoint running beside the commits is writing home. A
+ * page is looked up in the active index, then the frozen one, then its area file.
  *
  * <p>Readers hold {@link #readLock()} for one operation. The writer changes the state only under
  * the write lock, in one step per event: a commit ({@link #install}), a checkpoint that held the
@@ -24,9 +24,9 @@ import java.util.function.Consumer;
  * the commits ({@link #freeze}: the active index becomes the frozen one) and its end ({@link
  * #frozenHome}, or {@link #thaw} when it failed), a bulk publish ({@link #published}), recovery
  * ({@link #recovered}). So a reader sees all of a commit or none of it, and never a page that a
- * checkpoint has taken out of an index before it was home. The checkpoint thread itself only
- * reads the frozen index's images; it is the writer that drops them, once told they are home, so
- * that no image the writer may be copying goes back to the pool under it.
+ * checkpoint has taken out of an index before it was home. The checkpoint thread itself only reads
+ * the frozen index's images; it is the writer that drops them, once told they are home, so that no
+ * image the writer may be copying goes back to the pool under it.
  *
  * <p>The free lists are changed in place by the writer (who holds the store's writer semaphore);
  * readers use only the per-area counts taken at each event.
@@ -121,8 +121,8 @@ final class CommittedState {
   }
 
   /**
-   * A checkpoint beside the commits starts: the active index becomes the frozen one it writes,
-   * and commits go on into an empty one. Returns the frozen index.
+   * A checkpoint beside the commits starts: the active index becomes the frozen one it writes, and
+   * commits go on into an empty one. Returns the frozen index.
    */
   PageIndex freeze(PagePool pool) {
     if (frozen != null) {
@@ -193,8 +193,7 @@ final class CommittedState {
     if (next.generation() != m.generation() || next.checkpointLsn() != m.checkpointLsn()) {
       // A checkpoint beside the commits wrote a meta slot since the transaction copied the meta:
       // the generation and checkpoint LSN are the last slot's, not the transaction's copy's.
-      next =
-          next.toBuilder().generation(m.generation()).checkpointLsn(m.checkpointLsn()).build();
+      next = next.toBuilder().generation(m.generation()).checkpointLsn(m.checkpointLsn()).build();
     }
     Lock w = visibility.writeLock();
     w.lock();

@@ -1,14 +1,14 @@
 package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
-import dev.idxkit.core.internal.io.PageFile;
 import dev.idxkit.core.internal.io.PageBuffer;
+import dev.idxkit.core.internal.io.PageFile;
 import dev.idxkit.core.internal.io.PagePool;
 import dev.idxkit.core.internal.io.PageTable;
 import dev.idxkit.core.internal.log.PageIndex;
 import dev.idxkit.core.internal.log.PageOps;
-import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.log.WalReader;
+import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaCodec;
 import dev.idxkit.core.internal.meta.MetaFile;
@@ -68,7 +68,8 @@ public final class Store implements AutoCloseable {
     this.writer = new WriterGate(dir);
     this.metaFile = mf;
     this.pageSize = meta.state().pageSize();
-    // Idle buffers kept for reuse: the whole dirty-page budget (up to 1 GiB by default) and a margin
+    // Idle buffers kept for reuse: the whole dirty-page budget (up to 1 GiB by default) and a
+    // margin
     // for one transaction's copies. A checkpoint empties the page index into the pool, and the
     // next interval fills it again: with a quarter kept, three in four of those pages were new
     // direct buffers, each zeroed and faulted in by the kernel and later freed by the collector,

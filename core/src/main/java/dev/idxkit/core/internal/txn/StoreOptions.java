@@ -49,18 +49,18 @@ public record StoreOptions(
       defaultDirtyPageBytes(physicalMemory(), maxDirectMemory());
 
   /**
-   * The default memory for dirty pages: a sixteenth of {@code physical}, at least 64 MiB and at most
-   * 1 GiB, and no more than a quarter of {@code maxDirect} (page images are direct buffers, and a
-   * JVM refuses direct memory past {@code -XX:MaxDirectMemorySize}, its heap size by default; 1 MiB
-   * at the least).
+   * The default memory for dirty pages: a sixteenth of {@code physical}, at least 64 MiB and at
+   * most 1 GiB, and no more than a quarter of {@code maxDirect} (page images are direct buffers,
+   * and a JVM refuses direct memory past {@code -XX:MaxDirectMemorySize}, its heap size by default;
+   * 1 MiB at the least).
    *
    * <p>Why it follows the machine: a B+tree taking random inserts changes a page per insert once it
    * is bigger than this memory, and every changed page is written twice (double write and home) per
    * checkpoint; while the pages the inserts touch fit, a page is written once per checkpoint
    * however many inserts it took. The 256 MiB this was before is less than random inserts into a
    * bulk-built 10 M-key tree touch (some 400 MB: every leaf, and the leaf its first insert splits
-   * off), on a machine of 24 GiB. Engines with a page cache size it from memory the same way, and more
-   * boldly (WiredTiger: half of memory less 1 GiB); the cap keeps a library's share modest.
+   * off), on a machine of 24 GiB. Engines with a page cache size it from memory the same way, and
+   * more boldly (WiredTiger: half of memory less 1 GiB); the cap keeps a library's share modest.
    */
   public static long defaultDirtyPageBytes(long physical, long maxDirect) {
     long fromMachine = Math.max(64L << 20, Math.min(1L << 30, physical / 16));

@@ -1,10 +1,10 @@
 package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
-import dev.idxkit.core.internal.io.PageTable;
 import dev.idxkit.core.internal.io.PageBuffer;
-import dev.idxkit.core.internal.log.PageOps;
+import dev.idxkit.core.internal.io.PageTable;
 import dev.idxkit.core.internal.log.PageIndex;
+import dev.idxkit.core.internal.log.PageOps;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaEdits;
 import dev.idxkit.core.spi.IndexState;

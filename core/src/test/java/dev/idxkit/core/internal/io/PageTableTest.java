@@ -84,7 +84,9 @@ class PageTableTest {
 
   private static void assertIterationMatches(
       PageTable<Long> t, TreeMap<Long, Long> model, String why) {
-    assertThat(t.sortedKeys()).as(why).containsExactly(model.keySet().stream().mapToLong(Long::longValue).toArray());
+    assertThat(t.sortedKeys())
+        .as(why)
+        .containsExactly(model.keySet().stream().mapToLong(Long::longValue).toArray());
     List<Long> values = new ArrayList<>();
     t.forEachValue(values::add);
     assertThat(values).as(why).containsExactlyInAnyOrderElementsOf(model.values());

@@ -245,7 +245,11 @@ class RedoRecordTest {
     int n = RedoRecord.write(v1, v2, diff, good, scratch);
     good.flip();
 
-    assertRefused(good, v1, b -> b.put(0, (byte) 9), "kind 9 (expected: 1 (FULL), 2 (DELTA), 3 (FRESH) or 4 (OPS))");
+    assertRefused(
+        good,
+        v1,
+        b -> b.put(0, (byte) 9),
+        "kind 9 (expected: 1 (FULL), 2 (DELTA), 3 (FRESH) or 4 (OPS))");
     assertRefused(good, v1, b -> b.putShort(2, (short) 0), "DELTA record with 0 ranges");
     assertRefused(good, v1, b -> b.limit(n - 1), "body bytes (expected: " + (n - 24) + ")");
     // The last range pushed past the page's end.

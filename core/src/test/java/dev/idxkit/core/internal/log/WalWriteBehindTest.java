@@ -50,7 +50,8 @@ class WalWriteBehindTest {
         for (Page p : pages) {
           p.setLsn(lsn);
         }
-        wal.append(lsn, pages, bases, java.util.Collections.nCopies(pages.size(), null), new byte[0]);
+        wal.append(
+            lsn, pages, bases, java.util.Collections.nCopies(pages.size(), null), new byte[0]);
       }
       assertThat(wal.size()).isGreaterThan(40L << 20);
       assertThat(wal.writeBehindRequests()).isEqualTo(2);

@@ -18,7 +18,6 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,8 +42,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * it there), commit more transactions into the other segment meanwhile, and take a crash copy of
  * the directory while nothing moves: what a crash at that instant leaves. Recovery from each must
  * give back every committed value: from the two segments over untouched home copies (held in the
- * double write), from the double write's images and the second segment (held in a home write or
- * the meta write).
+ * double write), from the double write's images and the second segment (held in a home write or the
+ * meta write).
  */
 class BackgroundCheckpointTest {
   static final int PAGE = 4096;
@@ -140,13 +139,17 @@ class BackgroundCheckpointTest {
       io.holdNextWrite(file);
       // 140 changed pages: this commit starts a checkpoint beside the commits.
       m.commit(s, 2, 100, 40);
-      assertThat(io.held.await(30, TimeUnit.SECONDS)).as("the checkpoint reached " + where).isTrue();
+      assertThat(io.held.await(30, TimeUnit.SECONDS))
+          .as("the checkpoint reached " + where)
+          .isTrue();
       // Into the other segment while the checkpoint is held: 80 pages, 220 in both indexes.
       m.commit(s, 3, 200, 40);
       m.commit(s, 4, 20, 40);
       m.assertMatches(s, "while the checkpoint is held in " + where);
       Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
-      assertThat(Files.exists(crash.resolve("wal2"))).as("commits went to the second segment").isTrue();
+      assertThat(Files.exists(crash.resolve("wal2")))
+          .as("commits went to the second segment")
+          .isTrue();
       io.release();
       // Read-only first: both segments and the double write replayed in memory, nothing written.
       try (Store copy = Store.open(crash, options(FileIo.DEFAULT).withReadOnly(true))) {
@@ -156,7 +159,9 @@ class BackgroundCheckpointTest {
       try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
         m.assertMatches(copy, "recovered from a crash held in " + where);
       }
-      assertThat(doubleWrites(crash)).as("the recovery checkpoint removed the double write").isEmpty();
+      assertThat(doubleWrites(crash))
+          .as("the recovery checkpoint removed the double write")
+          .isEmpty();
       m.commit(s, 5, 300, 60);
       m.assertMatches(s, "after the checkpoint went on");
     }
@@ -230,8 +235,8 @@ class BackgroundCheckpointTest {
   }
 
   /**
-   * A checkpoint beside the commits that fails (its home write refused) leaves its pages to the next
-   * one; everything committed stays readable, before and after a reopen.
+   * A checkpoint beside the commits that fails (its home write refused) leaves its pages to the
+   * next one; everything committed stays readable, before and after a reopen.
    */
   @Test
   void aFailedCheckpointBesideTheCommitsLeavesItsPagesToTheNextOne() throws Exception {

@@ -328,7 +328,6 @@ class StoreTest {
         .hasMessageContaining("holds lsn");
   }
 
-
   @Test
   void bulkPagesAreInvisibleUntilPublishAndLostCleanlyOnCrash() throws IOException {
     Path dir = tmp.resolve("db");
