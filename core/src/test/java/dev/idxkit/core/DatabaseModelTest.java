@@ -259,8 +259,7 @@ class DatabaseModelTest {
     }
     Path dir = tmp.resolve("db");
     Model model = new Model();
-    Database db =
-        Database.create(dir, options());
+    Database db = Database.create(dir, options());
     db.execute(DDL);
     long idSpace = 60_000;
     int done = 0;
@@ -350,9 +349,7 @@ class DatabaseModelTest {
         if (!reopened && done >= ops / 2) {
           db.close();
           db.close(); // idempotent
-          db =
-              Database.open(
-                  dir, options());
+          db = Database.open(dir, options());
           reopened = true;
           verifyAll(db, model);
         }

@@ -16,7 +16,12 @@ public final class PageBuffer {
   public boolean fresh;
 
   public PageBuffer(int pageSize) {
-    this.buffer = ByteBuffer.allocateDirect(pageSize);
-    this.page = new Page(BytesStore.wrap(buffer), 0, pageSize).trackChanges();
+    this(ByteBuffer.allocateDirect(pageSize));
+  }
+
+  /** A page over {@code memory}, a direct buffer of exactly one page (a slice of a slab). */
+  PageBuffer(ByteBuffer memory) {
+    this.buffer = memory;
+    this.page = new Page(BytesStore.wrap(memory), 0, memory.capacity()).trackChanges();
   }
 }
