@@ -115,6 +115,11 @@ public final class Wal implements AutoCloseable {
     return salt;
   }
 
+  /** False once closed (a second log segment dropped by a checkpoint). */
+  boolean isOpen() {
+    return channel.isOpen();
+  }
+
   /** Bytes in the log now, header included. */
   public long size() {
     return end;

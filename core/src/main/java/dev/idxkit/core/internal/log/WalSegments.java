@@ -129,11 +129,22 @@ public final class WalSegments implements AutoCloseable {
     return c == 1 ? end | SEGMENT_BIT : end;
   }
 
-  /** Makes the commit behind {@code token} durable (group commit within its segment). */
+  /**
+   * Makes the commit behind {@code token} durable (group commit within its segment). A segment gone
+   * or closed meanwhile was fsynced first, by the switch or the checkpoint that dropped it ({@link
+   * #resetAll}), so the commit is durable already.
+   */
   public void sync(long token) {
     Wal w = segments[(token & SEGMENT_BIT) != 0 ? 1 : 0];
-    if (w != null) {
+    if (w == null) {
+      return;
+    }
+    try {
       w.sync(token & ~SEGMENT_BIT);
+    } catch (IdxkitIOException e) {
+      if (w.isOpen()) {
+        throw e;
+      }
     }
   }
 
