@@ -1,11 +1,12 @@
 package dev.idxkit.core.internal.btree;
 
 import dev.idxkit.core.spi.Page;
-import net.openhft.chronicle.bytes.BytesStore;
 
 /**
- * Byte-string helpers the tree needs beyond {@link Page#compare}: comparison with off-page memory
- * (the rebuilder's buffers) and the length of prefix-truncated separators.
+ * Byte-string helpers the tree needs beyond {@link Page#compare}: the length of prefix-truncated
+ * separators, and keys of node pages read as a whole (in format 2 a key is the page prefix followed
+ * by the suffix in its cell, see {@link Node}): compared, copied, tested for a prefix, and their
+ * heads.
  *
  * <p>A separator between a left page whose last entry is {@code a} and a right page whose first
  * entry is {@code b} ({@code a < b}) is the shortest prefix of {@code b} that is greater than
@@ -16,68 +17,123 @@ import net.openhft.chronicle.bytes.BytesStore;
 public final class Keys {
   private Keys() {}
 
-  /** Length of the separator between {@code a} (a left page's last entry) and {@code b > a}. */
-  public static int separatorLength(Page a, int aOff, int aLen, Page b, int bOff, int bLen) {
-    int n = Math.min(aLen, bLen);
-    int i = 0;
-    while (i < n && a.getU8(aOff + i) == b.getU8(bOff + i)) {
-      i++;
-    }
-    return i + 1;
+  /**
+   * Length of the separator between {@code a} (a left page's last key) and {@code b > a}: the
+   * shortest prefix of {@code b} above {@code a}.
+   */
+  public static int separatorLength(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
+    return Cells.commonPrefix(a, aOff, aLen, b, bOff, bLen) + 1;
   }
 
-  public static int separatorLength(Page a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
-    int n = Math.min(aLen, bLen);
-    int i = 0;
-    while (i < n && a.getU8(aOff + i) == (b[bOff + i] & 0xFF)) {
-      i++;
+  // ---- keys of node pages as a whole: page prefix and suffix ({@link Node}) ----
+
+  /**
+   * Compares the page prefix (its first {@code pfx} bytes) with the start of {@code key}: negative
+   * when every key of the page sorts below {@code key}, positive when every one sorts above it
+   * (also when {@code key} is a proper prefix of the page prefix), zero when {@code key} starts
+   * with it.
+   */
+  static int comparePrefix(Page p, int pfx, byte[] key, int kOff, int kLen) {
+    if (kLen < pfx) {
+      int c = p.compare(Node.HEADER_SIZE, kLen, key, kOff, kLen);
+      return c != 0 ? c : 1;
     }
-    return i + 1;
+    return p.compare(Node.HEADER_SIZE, pfx, key, kOff, pfx);
   }
 
-  public static int separatorLength(
-      Page a, int aOff, int aLen, BytesStore<?, ?> b, long bOff, int bLen) {
-    int n = Math.min(aLen, bLen);
-    int i = 0;
-    while (i < n && a.getU8(aOff + i) == b.readUnsignedByte(bOff + i)) {
-      i++;
-    }
-    return i + 1;
+  /** Unsigned comparison of key {@code i} with {@code key[kOff, kOff + kLen)}. */
+  static int compareKey(Page p, int i, byte[] key, int kOff, int kLen) {
+    int s = Node.slot(p, i);
+    return compareKey(
+        p, Node.prefixLength(p), (s & 0xFFFF) + Node.keyShift(p), s >>> 16, key, kOff, kLen);
   }
 
-  /** Unsigned comparison of {@code a}'s bytes with {@code b[bOff, bOff + bLen)}, like Page's. */
-  public static int compare(Page a, int aOff, int aLen, BytesStore<?, ?> b, long bOff, int bLen) {
-    BytesStore<?, ?> as = a.store();
-    long ap = a.base() + aOff;
-    int n = Math.min(aLen, bLen);
-    int i = 0;
-    while (i + 8 <= n) {
-      long x = Long.reverseBytes(as.readLong(ap + i));
-      long y = Long.reverseBytes(b.readLong(bOff + i));
-      if (x != y) {
-        return Long.compareUnsigned(x, y);
+  /** Compares the key made of the page prefix ({@code pfx} bytes) and a suffix with {@code key}. */
+  static int compareKey(Page p, int pfx, int sOff, int sLen, byte[] key, int kOff, int kLen) {
+    if (pfx > 0) {
+      int c = comparePrefix(p, pfx, key, kOff, kLen);
+      if (c != 0) {
+        return c;
       }
-      i += 8;
     }
-    while (i < n) {
-      int x = as.readUnsignedByte(ap + i);
-      int y = b.readUnsignedByte(bOff + i);
-      if (x != y) {
-        return x - y;
-      }
-      i++;
-    }
-    return Integer.compare(aLen, bLen);
+    return p.compare(sOff, sLen, key, kOff + pfx, kLen - pfx);
   }
 
-  /** Up to 8 leading bytes as a big-endian long, zero-padded; with the length, a prefix id. */
-  static long prefix8(Page p, int off, int len) {
-    if (len >= 8) {
+  /** Whether key {@code i} starts with {@code prefix}. */
+  static boolean startsWith(Page p, int i, byte[] prefix) {
+    int s = Node.slot(p, i);
+    return startsWith(p, Node.prefixLength(p), (s & 0xFFFF) + Node.keyShift(p), s >>> 16, prefix);
+  }
+
+  /** Whether the key made of the page prefix and a suffix starts with {@code prefix}. */
+  static boolean startsWith(Page p, int pfx, int sOff, int sLen, byte[] prefix) {
+    int n = prefix.length;
+    if (pfx + sLen < n) {
+      return false;
+    }
+    if (n <= pfx) {
+      return p.compare(Node.HEADER_SIZE, n, prefix, 0, n) == 0;
+    }
+    return (pfx == 0 || p.compare(Node.HEADER_SIZE, pfx, prefix, 0, pfx) == 0)
+        && p.compare(sOff, n - pfx, prefix, pfx, n - pfx) == 0;
+  }
+
+  /** Copies key {@code i} (prefix and suffix) to {@code dst[dstOff..)}; returns its length. */
+  static int copyKey(Page p, int i, byte[] dst, int dstOff) {
+    int pfx = Node.prefixLength(p);
+    int s = Node.slot(p, i);
+    copyKey(p, pfx, (s & 0xFFFF) + Node.keyShift(p), s >>> 16, dst, dstOff);
+    return pfx + (s >>> 16);
+  }
+
+  /** Copies the key made of the page prefix and a suffix to {@code dst[dstOff..)}. */
+  static void copyKey(Page p, int pfx, int sOff, int sLen, byte[] dst, int dstOff) {
+    if (pfx > 0) {
+      p.getBytes(Node.HEADER_SIZE, dst, dstOff, pfx);
+    }
+    p.getBytes(sOff, dst, dstOff + pfx, sLen);
+  }
+
+  /** Key {@code i} as a new array. */
+  public static byte[] keyBytes(Page p, int i) {
+    byte[] k = new byte[Node.keyLength(p, i)];
+    copyKey(p, i, k, 0);
+    return k;
+  }
+
+  /** The head of {@code k[off, off + len)}: its first 4 bytes, big-endian, zero-padded. */
+  static int head(byte[] k, int off, int len) {
+    int h = 0;
+    for (int i = 0; i < Node.HEAD_SIZE; i++) {
+      h = (h << 8) | (i < len ? k[off + i] & 0xFF : 0);
+    }
+    return h;
+  }
+
+  /** The head of the {@code len} page bytes at {@code off}. */
+  static int head(Page p, int off, int len) {
+    if (len >= Node.HEAD_SIZE) {
+      return Integer.reverseBytes(p.getInt(off));
+    }
+    int h = 0;
+    for (int i = 0; i < Node.HEAD_SIZE; i++) {
+      h = (h << 8) | (i < len ? p.getU8(off + i) : 0);
+    }
+    return h;
+  }
+
+  /**
+   * Up to 8 leading bytes of the key made of a node's prefix ({@code pfx} bytes) and the suffix at
+   * {@code off}, as a big-endian long, zero-padded; with the length, a prefix id.
+   */
+  static long prefix8(Page p, int pfx, int off, int len) {
+    if (pfx == 0 && len >= 8) {
       return Long.reverseBytes(p.getLong(off));
     }
     long v = 0;
     for (int i = 0; i < 8; i++) {
-      v = (v << 8) | (i < len ? p.getU8(off + i) : 0);
+      int b = i < pfx ? p.getU8(Node.HEADER_SIZE + i) : i < pfx + len ? p.getU8(off + i - pfx) : 0;
+      v = (v << 8) | b;
     }
     return v;
   }

@@ -32,7 +32,7 @@ class BTreeModelTest {
 
   @Test
   void largePages() {
-    run(65536, 100_000 * MULTIPLIER);
+    run(65536, 600_000 * MULTIPLIER);
   }
 
   private void run(int pageSize, int ops) {
