@@ -26,9 +26,9 @@ import java.util.function.Consumer;
  *   <li>the page can be read (a {@link CorruptPageException}, a failed checksum, is a problem) and
  *       is reached once;
  *   <li>its header: type, node format (1 or 2: a tree may hold both), level one below its parent's,
- *       page number, prefix length, slot/cell bounds, in format 2 each slot's head against the key
- *       bytes it stands for, and space accounting (if those are broken its contents are not
- *       examined);
+ *       page number, prefix length, slot/cell bounds, key lengths, in format 2 each slot's head
+ *       against the key bytes it stands for, and space accounting (if those are broken its contents
+ *       are not examined);
  *   <li>keys strictly increasing within the page and within the bounds from the parent; a root
  *       branch has two children or more; only a root leaf may be empty;
  *   <li>leaves, met in key order, form the sibling chain: each leaf's left link is the previous
@@ -191,6 +191,19 @@ final class TreeChecker {
       if (off < heap || off + cell > size) {
         report(
             no, from, "slot " + i + " cell [" + off + ", " + (off + cell) + ") outside the heap");
+        return false;
+      }
+      if (pfx + (s >>> 16) > maxEntry) {
+        report(
+            no,
+            from,
+            "slot "
+                + i
+                + " key of "
+                + (pfx + (s >>> 16))
+                + " bytes (expected: at most "
+                + maxEntry
+                + ")");
         return false;
       }
       if (format == Node.FORMAT_2) {
