@@ -227,8 +227,8 @@ public final class TreeBuilder {
     int lastOff = leaf.offset(n - 2);
     int lastLen = leaf.length(n - 2);
     int eOff = leaf.offset(n - 1);
-    int m = Arrays.mismatch(b, lastOff, lastOff + lastLen, b, eOff, eOff + len);
-    if (m < 0 || m == len || (m < lastLen && (b[lastOff + m] & 0xFF) > (b[eOff + m] & 0xFF))) {
+    int m = Keys.commonPrefix(b, lastOff, lastLen, b, eOff, len);
+    if (m == len || (m < lastLen && (b[lastOff + m] & 0xFF) > (b[eOff + m] & 0xFF))) {
       String hex = Keys.hex(b, eOff, len);
       leaf.truncate(n - 1);
       throw disorder(lastOff, lastLen, hex);
@@ -363,7 +363,7 @@ public final class TreeBuilder {
             ? sepLen
             : Math.min(
                 lv.shared,
-                Cells.commonPrefix(
+                Keys.commonPrefix(
                     seps.array(), seps.offset(n - 2), seps.length(n - 2), sep, 0, sepLen));
     if (Node.bytesFor(format, false, n, lv.keyBytes + sepLen, prefixFor(shared, n)) > branchLimit) {
       long no = writeBranch(lv);

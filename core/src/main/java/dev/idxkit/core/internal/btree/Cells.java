@@ -19,18 +19,27 @@ import net.openhft.chronicle.bytes.BytesStore;
  * </pre>
  *
  * <p>Memory: the arrays grow to the largest number of keys and bytes held at once (a page or two)
- * and are reused after {@link #clear}. Not thread-safe.
+ * and are reused after {@link #clear}; one page-sized image per thread to write pages from. Not
+ * thread-safe.
  */
 public final class Cells {
   private byte[] bytes;
   private int used;
-  private int[] offsets = new int[64];
-  private int[] lengths = new int[64];
-  private long[] children = new long[64];
+  // One per thread: a page is laid out in it and copied out before anything else uses it.
+  private static final ThreadLocal<byte[][]> IMAGE = ThreadLocal.withInitial(() -> new byte[1][]);
+
+  private int[] offsets;
+  private int[] lengths;
+  private long[] children;
   private int count;
 
+  /** Room for a page of {@code pageSize} bytes' worth of short keys before anything grows. */
   public Cells(int pageSize) {
     bytes = new byte[pageSize];
+    int keys = Math.max(64, pageSize / 16);
+    offsets = new int[keys];
+    lengths = new int[keys];
+    children = new long[keys];
   }
 
   public int size() {
@@ -112,6 +121,18 @@ public final class Cells {
     return at;
   }
 
+  /**
+   * This thread's scratch array of at least {@code size} bytes to lay a page out in ({@link
+   * Node#appendAll}).
+   */
+  static byte[] image(int size) {
+    byte[][] holder = IMAGE.get();
+    if (holder[0] == null || holder[0].length < size) {
+      holder[0] = new byte[Math.max(size, Page.DEFAULT_SIZE)];
+    }
+    return holder[0];
+  }
+
   /** The array the keys are in; key {@code i} is at {@link #offset}{@code (i)}. */
   public byte[] array() {
     return bytes;
@@ -142,7 +163,7 @@ public final class Cells {
 
   /** Length of the longest common prefix of keys {@code i} and {@code j}. */
   int commonPrefix(int i, int j) {
-    return commonPrefix(bytes, offsets[i], lengths[i], bytes, offsets[j], lengths[j]);
+    return Keys.commonPrefix(bytes, offsets[i], lengths[i], bytes, offsets[j], lengths[j]);
   }
 
   /**
@@ -151,12 +172,6 @@ public final class Cells {
    */
   int sharedPrefix(int from, int to) {
     return commonPrefix(from, to - 1);
-  }
-
-  /** Length of the longest common prefix of {@code a[aOff, aOff + aLen)} and {@code b[...]}. */
-  public static int commonPrefix(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
-    int m = Arrays.mismatch(a, aOff, aOff + aLen, b, bOff, bOff + bLen);
-    return m < 0 ? aLen : m;
   }
 
   /** Sum of the lengths of keys {@code [from, to)}. */

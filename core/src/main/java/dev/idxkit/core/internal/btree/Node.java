@@ -1,6 +1,9 @@
 package dev.idxkit.core.internal.btree;
 
 import dev.idxkit.core.spi.Page;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * The slotted layout shared by B+tree leaves ({@link dev.idxkit.core.spi.PageType#LEAF}) and
@@ -96,6 +99,12 @@ public final class Node {
   static final int HEADER_SIZE = 56;
   public static final int CHILD_SIZE = 8;
   static final int HEAD_SIZE = 4;
+
+  // Page fields are written in the platform's order, as Chronicle Bytes writes them (Page).
+  private static final VarHandle NATIVE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+  private static final VarHandle NATIVE_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
   private Node() {}
 
@@ -303,6 +312,9 @@ public final class Node {
    * costs fewer bytes than the one returned, which a split relies on (see {@link Splitter}).
    */
   public static int bestPrefix(int longest, int count) {
+    if (count >= 8) {
+      return longest; // each byte of prefix saves count bytes, the padding costs 7 at most
+    }
     int down = longest & ~7;
     long atLongest = prefixArea(longest) - (long) count * longest;
     long atDown = down - (long) count * down;
@@ -390,8 +402,10 @@ public final class Node {
   }
 
   /**
-   * Appends keys {@code [from, to)} of {@code cells}, as {@link #append} one by one would, writing
-   * the header once at the end.
+   * Appends keys {@code [from, to)} of {@code cells}, as {@link #append} one by one would. The
+   * slots and cells are laid out in a byte array image of the page first ({@link Cells#image}) and
+   * copied into the page in two writes: a page write per key costs more than the key's bytes
+   * (Chronicle's bounds and release checks, and for heap pages a native call per write).
    */
   static void appendAll(Page p, Cells cells, int from, int to) {
     int format = format(p);
@@ -399,18 +413,34 @@ public final class Node {
     int shift = keyShift(p);
     int slotSize = slotSize(format);
     int n = count(p);
-    int slotPos = slotPos(p, n);
-    int heap = heapStart(p);
+    int slotStart = slotPos(p, n);
+    int heapEnd = heapStart(p);
+    byte[] img = Cells.image(p.size());
     byte[] b = cells.array();
+    int slotPos = slotStart;
+    int heap = heapEnd;
     for (int i = from; i < to; i++) {
       int kOff = cells.offset(i) + pfx;
       int sLen = cells.length(i) - pfx;
       heap -= sLen + shift;
-      assert heap >= slotPos + slotSize : "append overflows page " + p.pageNo();
-      writeCell(p, heap, b, kOff, sLen, cells.child(i));
-      writeSlot(p, format, slotPos, heap, b, kOff, sLen);
+      if (heap < slotPos + slotSize) {
+        throw new IllegalStateException(
+            "append of " + (to - from) + " keys overflows page " + p.pageNo());
+      }
+      if (shift != 0) {
+        NATIVE_LONG.set(img, heap, cells.child(i));
+      }
+      System.arraycopy(b, kOff, img, heap + shift, sLen);
+      if (format == FORMAT_2) {
+        long head = Keys.head(b, kOff, sLen) & 0xFFFF_FFFFL;
+        NATIVE_LONG.set(img, slotPos, heap | ((long) sLen << 16) | (head << 32));
+      } else {
+        NATIVE_INT.set(img, slotPos, heap | (sLen << 16));
+      }
       slotPos += slotSize;
     }
+    p.putBytes(slotStart, img, slotStart, slotPos - slotStart);
+    p.putBytes(heap, img, heap, heapEnd - heap);
     p.putInt(OFF_HEAP, heap);
     p.putU16(OFF_COUNT, n + to - from);
   }

@@ -1,9 +1,6 @@
 package dev.idxkit.core.internal.btree;
 
 import dev.idxkit.core.spi.Page;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * Search for a key within one node page of either format ({@link Node}); every lookup, cursor seek
@@ -40,9 +37,6 @@ import java.nio.ByteOrder;
 final class NodeSearch {
   /** Ranges at most this long are finished by binary search (their slots span 1-2 cache lines). */
   static final int BINARY = 16;
-
-  private static final VarHandle BIG_ENDIAN_INT =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
   private NodeSearch() {}
 
@@ -102,7 +96,7 @@ final class NodeSearch {
     }
     int sOff = kOff + pfx;
     int sLen = kLen - pfx;
-    int head = head(key, sOff, sLen);
+    int head = Keys.head(key, sOff, sLen);
     int shift = Node.keyShift(p);
     int base = Node.HEADER_SIZE + Node.prefixArea(pfx);
     int lo = 0;
@@ -149,10 +143,5 @@ final class NodeSearch {
     }
     int s = (int) slot;
     return p.compare((s & 0xFFFF) + shift, s >>> 16, key, sOff, sLen);
-  }
-
-  /** {@link Node#head(byte[], int, int)}, with one load when the suffix has 4 bytes or more. */
-  static int head(byte[] k, int off, int len) {
-    return len >= Node.HEAD_SIZE ? (int) BIG_ENDIAN_INT.get(k, off) : Keys.head(k, off, len);
   }
 }

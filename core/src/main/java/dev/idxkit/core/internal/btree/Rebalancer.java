@@ -130,7 +130,7 @@ final class Rebalancer {
           nr > 0
               ? Keys.keyBytes(right, nr - 1)
               : leaf ? Keys.keyBytes(left, nl - 1) : Keys.keyBytes(parent, rightIdx - 1);
-      int shared = Cells.commonPrefix(first, 0, first.length, last, 0, last.length);
+      int shared = Keys.commonPrefix(first, 0, first.length, last, 0, last.length);
       pfx = Node.bestPrefix(shared, n);
     }
     return Node.bytesFor(format, leaf, n, keyBytes, pfx);
