@@ -50,7 +50,8 @@ final class Splitter {
   private final BTree tree;
   private final PageAccess pages;
   private final int body;
-  private final Cells cells;
+  // Made on the first split: a BTree is made per lookup by some callers, and most never split.
+  private Cells cells;
   // lcpToFirst[j]: what keys 0..j share; lcpToLast[j]: what keys j..n-1 share.
   private int[] lcpToFirst = new int[0];
   private int[] lcpToLast = new int[0];
@@ -64,7 +65,6 @@ final class Splitter {
     this.tree = tree;
     this.pages = tree.pages;
     this.body = Node.bodySize(pages.pageSize());
-    this.cells = new Cells(pages.pageSize() * 2);
   }
 
   /** Inserts {@code entry} at slot {@code pos} of the leaf at the end of the tree's path. */
@@ -88,6 +88,9 @@ final class Splitter {
 
   /** Takes the page's keys out with the new key at {@code pos}; returns their number. */
   private int collect(Page page, int pos, byte[] key, int kOff, int kLen, long child) {
+    if (cells == null) {
+      cells = new Cells(pages.pageSize() * 2);
+    }
     Cells c = cells;
     c.clear();
     int n = Node.count(page);
