@@ -65,11 +65,31 @@ public final class Keys {
    * with it.
    */
   static int comparePrefix(Page p, int pfx, byte[] key, int kOff, int kLen) {
-    if (kLen < pfx) {
-      int c = p.compare(Node.HEADER_SIZE, kLen, key, kOff, kLen);
-      return c != 0 ? c : 1;
+    int n = Math.min(pfx, kLen);
+    int i = 0;
+    // Eight bytes at a time; the page side may read a whole word past the prefix, whose area is
+    // padded to 8 bytes (Node), and the last word is masked to the bytes compared.
+    for (; i < n; i += 8) {
+      long a = Long.reverseBytes(p.getLong(Node.HEADER_SIZE + i));
+      long b;
+      if (kOff + i + 8 <= key.length) {
+        b = (long) BIG_ENDIAN_LONG.get(key, kOff + i);
+      } else {
+        b = 0;
+        for (int j = 0; j < 8 && kOff + i + j < key.length; j++) {
+          b |= (key[kOff + i + j] & 0xFFL) << (56 - 8 * j);
+        }
+      }
+      if (n - i < 8) {
+        long mask = -1L << (64 - 8 * (n - i));
+        a &= mask;
+        b &= mask;
+      }
+      if (a != b) {
+        return Long.compareUnsigned(a, b);
+      }
     }
-    return p.compare(Node.HEADER_SIZE, pfx, key, kOff, pfx);
+    return kLen < pfx ? 1 : 0;
   }
 
   /** Unsigned comparison of key {@code i} with {@code key[kOff, kOff + kLen)}. */
@@ -164,10 +184,19 @@ public final class Keys {
     if (pfx == 0 && len >= 8) {
       return Long.reverseBytes(p.getLong(off));
     }
-    long v = 0;
-    for (int i = 0; i < 8; i++) {
-      int b = i < pfx ? p.getU8(Node.HEADER_SIZE + i) : i < pfx + len ? p.getU8(off + i - pfx) : 0;
-      v = (v << 8) | b;
+    // The prefix area is padded to 8 bytes (Node), so its first word can always be read whole.
+    long v = pfx == 0 ? 0 : Long.reverseBytes(p.getLong(Node.HEADER_SIZE));
+    if (pfx >= 8) {
+      return v;
+    }
+    v &= pfx == 0 ? 0 : -1L << (64 - 8 * pfx);
+    int need = Math.min(8 - pfx, len);
+    if (need > 0 && off + 8 <= p.size()) {
+      long w = Long.reverseBytes(p.getLong(off)) & (-1L << (64 - 8 * need));
+      return v | (w >>> (8 * pfx));
+    }
+    for (int i = 0; i < need; i++) {
+      v |= (long) p.getU8(off + i) << (56 - 8 * (pfx + i));
     }
     return v;
   }
