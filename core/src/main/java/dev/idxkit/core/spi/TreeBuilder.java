@@ -2,9 +2,11 @@ package dev.idxkit.core.spi;
 
 import dev.idxkit.core.KeyTooLongException;
 import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.btree.Cells;
 import dev.idxkit.core.internal.btree.Keys;
 import dev.idxkit.core.internal.btree.Node;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import net.openhft.chronicle.bytes.BytesStore;
 
@@ -22,13 +24,16 @@ import net.openhft.chronicle.bytes.BytesStore;
  * <p>Steps:
  *
  * <ol>
- *   <li>Entries are appended to the open leaf until the next one would take it past {@code
- *       leafFillPercent} of the page body. Leaves are packed (100 by default) because a rebuilt
- *       index is mostly read: full leaves mean fewer pages to scan; a lower fill leaves room for
- *       inserts after the rebuild without immediate splits.
+ *   <li>Entries are collected for the open leaf ({@link Cells}: the page's prefix is only known
+ *       when the page is complete) until the next one would take it past {@code leafFillPercent} of
+ *       the page body, counted in the node format written (in format 2, with the prefix that all
+ *       the leaf's entries share, which a new entry can only shorten). Leaves are packed (100 by
+ *       default) because a rebuilt index is mostly read: full leaves mean fewer pages to scan; a
+ *       lower fill leaves room for inserts after the rebuild without immediate splits.
  *   <li>When a leaf is full, the next leaf's page number is allocated (it is the full leaf's right
- *       link), the full leaf is written, and it is added to the open page of level 1 under the
- *       separator computed between it and its left neighbour: the shortest prefix of the first
+ *       link), the full leaf is written as a page ({@link Node}, format {@link Node#CURRENT_FORMAT}
+ *       unless the builder was made for another), and it is added to the open page of level 1 under
+ *       the separator computed between it and its left neighbour: the shortest prefix of the first
  *       entry above the previous leaf's last entry (see {@link Keys}).
  *   <li>Each branch level has one open page, filled the same way to {@code max(leafFillPercent,
  *       70)} % (PostgreSQL's 70 % for upper pages: below that fan-out and height suffer). When a
@@ -44,8 +49,9 @@ import net.openhft.chronicle.bytes.BytesStore;
  * when it is complete, which is after the next leaf's number was allocated, so the page numbers
  * written run ascending with one inversion per branch page (about one page in a hundred).
  *
- * <p>Memory: one page buffer per level plus one, and one separator buffer per level: O(height)
- * pages. {@link #add} copies the entry into the leaf buffer and allocates nothing.
+ * <p>Memory: the keys of one open page per level ({@link Cells}), one page buffer to write them
+ * into, and one separator buffer per level: O(height) pages. {@link #add} copies the entry into the
+ * leaf's keys and allocates nothing.
  *
  * <p>Parallel builds: a key range of one index can be built on its own thread by a builder made
  * with {@link #forSegment}. It writes its leaves but holds back its first and last leaf, whose
@@ -63,15 +69,19 @@ public final class TreeBuilder {
   private final int pageSize;
   private final int areaId;
   private final String indexName;
+  private final int format;
   private final int maxEntry;
   private final int leafLimit;
   private final int branchLimit;
 
-  private final Page leaf;
+  // The open leaf: its entries, the sum of their lengths and how many leading bytes all share.
+  private final Cells leaf;
+  private long leafKeyBytes;
+  private int leafShared;
   private final Page out;
   private long leafNo;
+  private long leafLeft;
   private boolean leafOpen;
-  private int leafUsed;
   // The separator in level 1 before the open leaf; scratchSep receives the next one.
   private byte[] leafSep;
   private int leafSepLen;
@@ -89,30 +99,47 @@ public final class TreeBuilder {
 
   /** The open page of one branch level and the separator that will precede it in its parent. */
   private static final class Level {
-    final Page page;
+    final int level;
+    final Cells separators;
+    long firstChild;
+    long keyBytes;
+    int shared;
     final byte[] sepBefore;
     int sepLen;
     boolean hasSep;
     boolean hasChild;
-    int used;
 
-    Level(int pageSize, int areaId, int level, int maxEntry) {
-      page = newPage(pageSize);
-      page.format(PageType.BRANCH, 0, areaId);
-      Node.init(page, level);
+    Level(int pageSize, int level, int maxEntry) {
+      this.level = level;
+      separators = new Cells(pageSize);
       sepBefore = new byte[maxEntry];
     }
   }
 
   public TreeBuilder(
       PageSink sink, int pageSize, int areaId, int leafFillPercent, String indexName) {
-    this(sink, pageSize, areaId, leafFillPercent, indexName, false);
+    this(sink, pageSize, areaId, leafFillPercent, indexName, false, Node.CURRENT_FORMAT);
+  }
+
+  /**
+   * A builder writing pages in node format {@code nodeFormat} ({@link Node#FORMAT_1} or {@link
+   * Node#FORMAT_2}); for tests of trees as older versions wrote them, and for measurements.
+   */
+  public TreeBuilder(
+      PageSink sink,
+      int pageSize,
+      int areaId,
+      int leafFillPercent,
+      String indexName,
+      int nodeFormat) {
+    this(sink, pageSize, areaId, leafFillPercent, indexName, false, nodeFormat);
   }
 
   /** A builder for one key range of an index, to be {@link #join}ed with its neighbours. */
   public static TreeBuilder forSegment(
       PageSink sink, int pageSize, int areaId, int leafFillPercent, String indexName) {
-    return new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName, true);
+    return new TreeBuilder(
+        sink, pageSize, areaId, leafFillPercent, indexName, true, Node.CURRENT_FORMAT);
   }
 
   private TreeBuilder(
@@ -121,7 +148,8 @@ public final class TreeBuilder {
       int areaId,
       int leafFillPercent,
       String indexName,
-      boolean segment) {
+      boolean segment,
+      int nodeFormat) {
     this.segment = segment;
     if (sink == null || indexName == null) {
       throw new NullPointerException(sink == null ? "sink" : "indexName");
@@ -133,15 +161,26 @@ public final class TreeBuilder {
     if (areaId < 0 || areaId > 255) {
       throw new IllegalArgumentException("areaId : " + areaId + " (expected: 0..255)");
     }
+    if (nodeFormat != Node.FORMAT_1 && nodeFormat != Node.FORMAT_2) {
+      throw new IllegalArgumentException(
+          "nodeFormat : "
+              + nodeFormat
+              + " (expected: "
+              + Node.FORMAT_1
+              + " or "
+              + Node.FORMAT_2
+              + ")");
+    }
     this.sink = sink;
     this.pageSize = Page.checkSize(pageSize);
     this.areaId = areaId;
     this.indexName = indexName;
+    this.format = nodeFormat;
     this.maxEntry = Node.maxEntryLength(pageSize);
     int body = Node.bodySize(pageSize);
     this.leafLimit = body * leafFillPercent / 100;
     this.branchLimit = body * Math.max(leafFillPercent, MIN_BRANCH_FILL) / 100;
-    this.leaf = newPage(pageSize);
+    this.leaf = new Cells(pageSize);
     this.out = newPage(pageSize);
     this.leafSep = new byte[maxEntry];
     this.scratchSep = new byte[maxEntry];
@@ -156,47 +195,61 @@ public final class TreeBuilder {
     checkEntry(len);
     if (!leafOpen) {
       openLeaf(sink.allocate(), 0);
-    } else {
-      int s = Node.slot(leaf, Node.count(leaf) - 1);
-      int lastOff = s & 0xFFFF;
-      int lastLen = s >>> 16;
-      if (leaf.compare(lastOff, lastLen, e, off, len) >= 0) {
-        throw disorder(lastOff, lastLen, Keys.hex(e, off, len));
-      }
-      if (leafUsed + len + Node.SLOT_SIZE > leafLimit) {
-        int sepLen = Keys.separatorLength(leaf, lastOff, lastLen, e, off, len);
-        System.arraycopy(e, off, scratchSep, 0, sepLen);
-        nextLeaf(sepLen);
-      }
     }
-    Node.append(leaf, e, off, len, 0);
-    leafUsed += len + Node.SLOT_SIZE;
-    entries++;
+    leaf.add(e, off, len, 0);
+    added(len);
   }
 
-  /** Adds the entry at {@code src[off, off + len)}, copying it straight into the leaf. */
+  /** Adds the entry at {@code src[off, off + len)}, copying it straight into the leaf's entries. */
   public void add(BytesStore<?, ?> src, long off, int len) {
     checkEntry(len);
     if (!leafOpen) {
       openLeaf(sink.allocate(), 0);
-    } else {
-      int s = Node.slot(leaf, Node.count(leaf) - 1);
-      int lastOff = s & 0xFFFF;
-      int lastLen = s >>> 16;
-      if (Keys.compare(leaf, lastOff, lastLen, src, off, len) >= 0) {
-        byte[] copy = new byte[len];
-        src.read(off, copy, 0, len);
-        throw disorder(lastOff, lastLen, Keys.hex(copy, 0, len));
-      }
-      if (leafUsed + len + Node.SLOT_SIZE > leafLimit) {
-        int sepLen = Keys.separatorLength(leaf, lastOff, lastLen, src, off, len);
-        src.read(off, scratchSep, 0, sepLen);
-        nextLeaf(sepLen);
-      }
     }
-    Node.append(leaf, src, off, len);
-    leafUsed += len + Node.SLOT_SIZE;
+    leaf.add(src, off, len);
+    added(len);
+  }
+
+  /**
+   * Accounts for the entry just added to the open leaf, of {@code len} bytes: checks its order, and
+   * when the leaf would be too full with it, writes the leaf without it and opens the next leaf
+   * with it.
+   */
+  private void added(int len) {
+    int n = leaf.size();
+    if (n == 1) {
+      leafKeyBytes = len;
+      leafShared = len;
+      entries++;
+      return;
+    }
+    byte[] b = leaf.array();
+    int lastOff = leaf.offset(n - 2);
+    int lastLen = leaf.length(n - 2);
+    int eOff = leaf.offset(n - 1);
+    int m = Keys.commonPrefix(b, lastOff, lastLen, b, eOff, len);
+    if (m == len || (m < lastLen && (b[lastOff + m] & 0xFF) > (b[eOff + m] & 0xFF))) {
+      String hex = Keys.hex(b, eOff, len);
+      leaf.truncate(n - 1);
+      throw disorder(lastOff, lastLen, hex);
+    }
+    // The entries are in order: what the first and the new one share, they all share.
+    int shared = Math.min(leafShared, m);
+    if (Node.bytesFor(format, true, n, leafKeyBytes + len, prefixFor(shared, n)) > leafLimit) {
+      int sepLen = m + 1; // Keys.separatorLength, from the mismatch found above
+      System.arraycopy(b, eOff, scratchSep, 0, sepLen);
+      nextLeaf(sepLen);
+      leafKeyBytes = len;
+      leafShared = len;
+    } else {
+      leafKeyBytes += len;
+      leafShared = shared;
+    }
     entries++;
+  }
+
+  private int prefixFor(int shared, int count) {
+    return format == Node.FORMAT_2 ? Node.bestPrefix(shared, count) : 0;
   }
 
   /** Writes what is still open and returns the tree; the builder cannot be used afterwards. */
@@ -209,7 +262,7 @@ public final class TreeBuilder {
     if (!leafOpen) {
       openLeaf(sink.allocate(), 0);
     }
-    writeLeaf();
+    writeLeaf(0, leaf.size());
     if (branches.isEmpty()) {
       return new BuildResult(leafNo, 1, pagesWritten, entries);
     }
@@ -222,8 +275,8 @@ public final class TreeBuilder {
     for (int level = 1; ; level++) {
       Level lv = branches.get(level - 1);
       boolean top = level == branches.size();
-      if (top && Node.count(lv.page) == 0) {
-        return new BuildResult(Node.firstChild(lv.page), level, pagesWritten, entries);
+      if (top && lv.separators.size() == 0) {
+        return new BuildResult(lv.firstChild, level, pagesWritten, entries);
       }
       long no = writeBranch(lv);
       if (top) {
@@ -240,37 +293,50 @@ public final class TreeBuilder {
 
   // ---- leaves ----
 
+  /** Writes all entries of the open leaf but the last, which starts the next leaf. */
   private void nextLeaf(int sepLen) {
     long next = sink.allocate();
-    Node.setRightSibling(leaf, next);
-    writeLeaf();
+    writeLeaf(next, leaf.size() - 1);
     addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
     byte[] t = leafSep;
     leafSep = scratchSep;
     scratchSep = t;
     leafSepLen = sepLen;
     leafHasSep = true;
-    openLeaf(next, leafNo);
+    leaf.keepLast();
+    leafLeft = leafNo;
+    leafNo = next;
   }
 
   private void openLeaf(long no, long left) {
-    leaf.format(PageType.LEAF, no, areaId);
-    Node.init(leaf, 0);
-    Node.setLeftSibling(leaf, left);
+    leaf.clear();
     leafNo = no;
+    leafLeft = left;
     leafOpen = true;
-    leafUsed = 0;
   }
 
-  private void writeLeaf() {
-    assert Node.assertWellFormed(leaf);
+  /** Writes entries {@code [0, to)} of the open leaf as its page, with right link {@code right}. */
+  private void writeLeaf(long right, int to) {
+    Page p = out;
     if (segment && heldFirst == null) {
       heldFirst = newPage(pageSize);
-      heldFirst.copyFrom(leaf);
-      return;
+      p = heldFirst;
     }
-    sink.write(leafNo, leaf);
-    pagesWritten++;
+    leafPage(p, right, to);
+    if (p == out) {
+      sink.write(leafNo, out);
+      pagesWritten++;
+    }
+  }
+
+  /** Formats {@code p} as the open leaf holding its entries {@code [0, to)}. */
+  private void leafPage(Page p, long right, int to) {
+    p.format(PageType.LEAF, leafNo, areaId);
+    Node.init(p, 0, format);
+    Node.setLeftSibling(p, leafLeft);
+    Node.setRightSibling(p, right);
+    leaf.writeTo(p, format, 0, to);
+    assert Node.assertWellFormed(p);
   }
 
   // ---- branches ----
@@ -278,11 +344,11 @@ public final class TreeBuilder {
   /** Adds {@code child} to the open page of {@code level}, after separator {@code sep}. */
   private void addChild(int level, long child, byte[] sep, int sepLen, boolean hasSep) {
     if (segment && level == 1) {
-      children.add(new Child(child, hasSep ? java.util.Arrays.copyOf(sep, sepLen) : null));
+      children.add(new Child(child, hasSep ? Arrays.copyOf(sep, sepLen) : null));
       return;
     }
     if (branches.size() < level) {
-      branches.add(new Level(pageSize, areaId, level, maxEntry));
+      branches.add(new Level(pageSize, level, maxEntry));
     }
     Level lv = branches.get(level - 1);
     if (!lv.hasChild) {
@@ -290,35 +356,47 @@ public final class TreeBuilder {
       return;
     }
     assert hasSep : "only a level's first child has no separator before it";
-    int need = sepLen + Node.CHILD_SIZE + Node.SLOT_SIZE;
-    if (lv.used + need > branchLimit) {
+    Cells seps = lv.separators;
+    int n = seps.size() + 1;
+    int shared =
+        n == 1
+            ? sepLen
+            : Math.min(
+                lv.shared,
+                Keys.commonPrefix(
+                    seps.array(), seps.offset(n - 2), seps.length(n - 2), sep, 0, sepLen));
+    if (Node.bytesFor(format, false, n, lv.keyBytes + sepLen, prefixFor(shared, n)) > branchLimit) {
       long no = writeBranch(lv);
       addChild(level + 1, no, lv.sepBefore, lv.sepLen, lv.hasSep);
-      Node.init(lv.page, level);
       startBranch(lv, child, sep, sepLen, true);
       return;
     }
-    Node.append(lv.page, sep, 0, sepLen, child);
-    lv.used += need;
+    seps.add(sep, 0, sepLen, child);
+    lv.keyBytes += sepLen;
+    lv.shared = shared;
   }
 
   /** Starts a level's open page with {@code child}; {@code sep} will precede it in the parent. */
   private static void startBranch(Level lv, long child, byte[] sep, int sepLen, boolean hasSep) {
-    Node.setFirstChild(lv.page, child);
+    lv.firstChild = child;
     lv.hasChild = true;
-    lv.used = 0;
+    lv.separators.clear();
+    lv.keyBytes = 0;
+    lv.shared = 0;
     System.arraycopy(sep, 0, lv.sepBefore, 0, sepLen);
     lv.sepLen = sepLen;
     lv.hasSep = hasSep;
   }
 
-  /** Numbers and writes a complete branch page (copied behind a header for its number). */
+  /** Numbers and writes a complete branch page. */
   private long writeBranch(Level lv) {
     // A branch's number is only needed once it is complete; asking for it then keeps branch
     // pages from interleaving with the leaves that are written before them.
     long no = sink.allocate();
     out.format(PageType.BRANCH, no, areaId);
-    out.copyFrom(lv.page, Page.HEADER_SIZE, Page.HEADER_SIZE, pageSize - Page.HEADER_SIZE);
+    Node.init(out, lv.level, format);
+    Node.setFirstChild(out, lv.firstChild);
+    lv.separators.writeTo(out, format, 0, lv.separators.size());
     assert Node.assertWellFormed(out);
     sink.write(no, out);
     pagesWritten++;
@@ -357,14 +435,12 @@ public final class TreeBuilder {
 
     /** The segment's first entry (its smallest). */
     public byte[] firstEntry() {
-      int s = Node.slot(first, 0);
-      return first.getBytes(s & 0xFFFF, s >>> 16);
+      return Keys.keyBytes(first, 0);
     }
 
     /** The segment's last entry (its largest). */
     public byte[] lastEntry() {
-      int s = Node.slot(last, Node.count(last) - 1);
-      return last.getBytes(s & 0xFFFF, s >>> 16);
+      return Keys.keyBytes(last, Node.count(last) - 1);
     }
   }
 
@@ -380,7 +456,7 @@ public final class TreeBuilder {
     }
     addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
     Page last = newPage(pageSize);
-    last.copyFrom(leaf);
+    leafPage(last, 0, leaf.size());
     Page first = heldFirst == null ? last : heldFirst;
     return new Segment(List.copyOf(children), first, last, entries, pagesWritten);
   }
@@ -410,15 +486,13 @@ public final class TreeBuilder {
       Page first = seg.first;
       byte[] sep = null;
       if (prevLast != null) {
-        int ps = Node.slot(prevLast, Node.count(prevLast) - 1);
-        int fs = Node.slot(first, 0);
-        if (prevLast.compare(ps & 0xFFFF, ps >>> 16, first, fs & 0xFFFF, fs >>> 16) >= 0) {
+        byte[] a = Keys.keyBytes(prevLast, Node.count(prevLast) - 1);
+        byte[] b = Keys.keyBytes(first, 0);
+        if (Arrays.compareUnsigned(a, b) >= 0) {
           throw new IllegalArgumentException(
               "index " + indexName + ": segments overlap or are out of order");
         }
-        int len =
-            Keys.separatorLength(prevLast, ps & 0xFFFF, ps >>> 16, first, fs & 0xFFFF, fs >>> 16);
-        sep = first.getBytes(fs & 0xFFFF, len);
+        sep = Arrays.copyOf(b, Keys.separatorLength(a, 0, a.length, b, 0, b.length));
         Node.setRightSibling(prevLast, first.pageNo());
         Node.setLeftSibling(first, prevLast.pageNo());
         sink.write(prevLast.pageNo(), prevLast);
@@ -478,7 +552,7 @@ public final class TreeBuilder {
             + " out of order: "
             + entryHex
             + " after "
-            + Keys.hex(leaf.getBytes(lastOff, lastLen), 0, lastLen)
+            + Keys.hex(leaf.array(), lastOff, lastLen)
             + " (expected: strictly increasing unsigned byte order)");
   }
 

@@ -47,7 +47,8 @@ final class IdxkitKv implements KvStore {
 
   @Override
   public String settings() {
-    return "TreeStore: 8 KiB pages, leaves 100 % full, bulk build through BulkWrite (no WAL), one"
+    return "TreeStore: 8 KiB pages in node format 2 (page prefix, 8-byte slots with 4-byte heads),"
+        + " leaves 100 % full, bulk build through BulkWrite (no WAL), one"
         + " fsync of the area file and one of the meta at publish; reads through mmap (OS page"
         + " cache, no own cache), store.readLock() and a new cursor per operation; inserts: one"
         + " transaction per batch, Durability.OFF (log written at commit, no fsync), checkpoint"

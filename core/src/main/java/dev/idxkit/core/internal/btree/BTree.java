@@ -24,13 +24,16 @@ import net.openhft.chronicle.bytes.BytesStore;
  * #root()} again, which changes when the root splits or collapses. {@link #check} and {@link
  * #forEachPage} serve the {@code check}/{@code analyze} commands and the rebuilder.
  *
- * <p>Algorithm. Pages are laid out by {@link Node}: leaves hold entries and link to both siblings;
- * branches hold prefix-truncated separators ({@link Keys}) and child pointers. A lookup descends
- * from the root by binary search on page memory. An insert records the path, adds the entry to its
- * leaf and, if the leaf is full, splits it ({@link Splitter}) and inserts the new separator into
- * the parent, splitting upwards as needed; a root split adds a level. A delete removes the entry
- * and rebalances ({@link Rebalancer}): an emptied leaf is unlinked and freed, an underfull page is
- * merged into a neighbour when both fit, and a root branch left with one child is collapsed.
+ * <p>Algorithm. Pages are laid out by {@link Node}, in either of its two formats (a tree may mix
+ * them: pages written before format 2 stay in format 1 until a split or a merge writes them again):
+ * leaves hold entries and link to both siblings; branches hold prefix-truncated separators ({@link
+ * Keys}) and child pointers. A lookup descends from the root by a search on page memory ({@link
+ * NodeSearch}). An insert records the path, adds the entry to its leaf and, if the leaf refuses it
+ * (full, or the entry does not share its prefix), rebuilds or splits it ({@link Splitter}) and
+ * inserts the new separator into the parent, splitting upwards as needed; a root split adds a
+ * level. A delete removes the entry and rebalances ({@link Rebalancer}): an emptied leaf is
+ * unlinked and freed, an underfull page is merged into a neighbour when both fit, and a root branch
+ * left with one child is collapsed.
  *
  * <p>Memory: one scratch page per thread (split and compaction copies) and the descent path
  * (O(height)). Lookups, cursor steps and inserts that do not split allocate nothing.
@@ -77,7 +80,7 @@ public final class BTree {
     Page r = pages.read(root);
     PageType type = r.type();
     if ((type != PageType.LEAF && type != PageType.BRANCH)
-        || Node.format(r) != Node.FORMAT_VERSION
+        || !Node.knownFormat(Node.format(r))
         || (type == PageType.LEAF) != Node.isLeaf(r)) {
       throw corrupt(
           root,
@@ -90,7 +93,9 @@ public final class BTree {
               + ", node format "
               + Node.format(r)
               + " (expected: LEAF or BRANCH, format "
-              + Node.FORMAT_VERSION
+              + Node.FORMAT_1
+              + " or "
+              + Node.FORMAT_2
               + ")");
     }
     this.height = Node.level(r) + 1;
@@ -154,10 +159,7 @@ public final class BTree {
         return false;
       }
     }
-    int s = Node.slot(leaf, i);
-    int len = s >>> 16;
-    return len >= prefix.length
-        && leaf.compare(s & 0xFFFF, prefix.length, prefix, 0, prefix.length) == 0;
+    return Keys.startsWith(leaf, i, prefix);
   }
 
   /** A cursor, unpositioned until {@code seek}, {@code first} or {@code last}. */
@@ -199,7 +201,7 @@ public final class BTree {
     int pos = -(r + 1);
     Page leaf = pages.write(pathPage[0]);
     if (!Node.insert(leaf, pos, entry, off, len, 0, scratch())) {
-      splitter.insertSplitting(leaf, pos, entry, off, len);
+      splitter.insert(leaf, pos, entry, off, len);
     }
   }
 

@@ -15,11 +15,13 @@ import dev.idxkit.core.spi.PageAccess;
  *   <li>A page with nothing left (a leaf without entries, a branch whose only child was just
  *       dropped) is unlinked from its siblings (leaves), removed from its parent and freed; the
  *       parent is examined next.
- *   <li>A page whose used bytes (slots and live cells) fell below {@link #underfull} (a quarter of
- *       the body) is merged with the neighbour under the same parent, left one first, when both
- *       together (plus, for branches, the separator pulled down from the parent) use at most {@link
- *       #mergeLimit} (three quarters of the body). The right page of the pair is emptied into the
- *       left one and freed; the parent loses one cell and is examined next.
+ *   <li>A page whose used bytes (prefix, slots and live cells) fell below {@link #underfull} (a
+ *       quarter of the body) is merged with the neighbour under the same parent, left one first,
+ *       when both together (plus, for branches, the separator pulled down from the parent) use at
+ *       most {@link #mergeLimit} (three quarters of the body) as one page of the current format,
+ *       with the prefix all their keys share. The left page of the pair is written again in place
+ *       with the keys of both, the right one is freed; the parent loses one cell and is examined
+ *       next.
  *   <li>Otherwise the walk stops. An underfull page whose neighbours are too full stays as it is:
  *       the tree stays correct, and neither borrowing nor redistribution is attempted.
  *   <li>At the root, a branch left with a single child is replaced by that child, repeatedly; the
@@ -39,6 +41,7 @@ final class Rebalancer {
   private final PageAccess pages;
   private final int underfull;
   private final int mergeLimit;
+  private Cells cells;
 
   Rebalancer(BTree tree) {
     this.tree = tree;
@@ -82,11 +85,10 @@ final class Rebalancer {
   private boolean mergeWithNeighbour(Page node, long no, int level) {
     Page parent = pages.read(tree.pathPage[level + 1]);
     int idx = tree.pathIndex[level + 1];
-    int used = Node.usedBytes(node);
     if (idx > 0) {
       long leftNo = Node.child(parent, idx - 1);
       Page left = pages.read(leftNo);
-      if (used + Node.usedBytes(left) + pulledDown(parent, idx, level) <= mergeLimit) {
+      if (mergedBytes(left, node, parent, idx, level) <= mergeLimit) {
         merge(pages.write(leftNo), leftNo, node, no, idx, level);
         return true;
       }
@@ -94,7 +96,7 @@ final class Rebalancer {
     if (idx < Node.count(parent)) {
       long rightNo = Node.child(parent, idx + 1);
       Page right = pages.read(rightNo);
-      if (used + Node.usedBytes(right) + pulledDown(parent, idx + 1, level) <= mergeLimit) {
+      if (mergedBytes(node, right, parent, idx + 1, level) <= mergeLimit) {
         merge(node, no, right, rightNo, idx + 1, level);
         return true;
       }
@@ -102,32 +104,51 @@ final class Rebalancer {
     return false;
   }
 
-  /** Bytes the parent's separator before child {@code rightIdx} takes when pulled into a branch. */
-  private static int pulledDown(Page parent, int rightIdx, int level) {
-    return level == 0 ? 0 : Node.keyLength(parent, rightIdx - 1) + Node.CHILD_SIZE + Node.SLOT_SIZE;
+  /**
+   * Body bytes that {@code left}'s keys, for branches the parent's separator before child {@code
+   * rightIdx} (pulled down between them), and {@code right}'s keys take in one page of the current
+   * format, with the prefix they all share.
+   */
+  private long mergedBytes(Page left, Page right, Page parent, int rightIdx, int level) {
+    boolean leaf = level == 0;
+    int nl = Node.count(left);
+    int nr = Node.count(right);
+    int n = nl + nr + (leaf ? 0 : 1);
+    long keyBytes = Node.keyBytesTotal(left) + Node.keyBytesTotal(right);
+    if (!leaf) {
+      keyBytes += Node.keyLength(parent, rightIdx - 1);
+    }
+    int format = Node.CURRENT_FORMAT;
+    int pfx = 0;
+    if (format == Node.FORMAT_2 && n > 0) {
+      // The keys are in order: what the first and the last share, they all share.
+      byte[] first =
+          nl > 0
+              ? Keys.keyBytes(left, 0)
+              : leaf ? Keys.keyBytes(right, 0) : Keys.keyBytes(parent, rightIdx - 1);
+      byte[] last =
+          nr > 0
+              ? Keys.keyBytes(right, nr - 1)
+              : leaf ? Keys.keyBytes(left, nl - 1) : Keys.keyBytes(parent, rightIdx - 1);
+      int shared = Keys.commonPrefix(first, 0, first.length, last, 0, last.length);
+      pfx = Node.bestPrefix(shared, n);
+    }
+    return Node.bytesFor(format, leaf, n, keyBytes, pfx);
   }
 
   /** Moves everything of {@code right} (child {@code rightIdx}) into {@code left} and frees it. */
   private void merge(Page left, long leftNo, Page right, long rightNo, int rightIdx, int level) {
     Page parent = pages.write(tree.pathPage[level + 1]);
-    int extra = pulledDown(parent, rightIdx, level);
-    if (Node.contiguousFree(left) < Node.usedBytes(right) + extra) {
-      Node.compact(left, tree.scratch());
-    }
+    Cells c = cells();
+    c.clear();
+    c.addAll(left);
     if (level > 0) {
       // The separator between the two pages bounds right's leftmost child from below.
-      int s = rightIdx - 1;
-      Node.appendBranchCell(
-          left,
-          parent,
-          Node.keyOffset(parent, s),
-          Node.keyLength(parent, s),
-          Node.firstChild(right));
+      c.addFrom(parent, rightIdx - 1, Node.firstChild(right));
     }
-    int n = Node.count(right);
-    for (int i = 0; i < n; i++) {
-      Node.appendFrom(left, right, i);
-    }
+    c.addAll(right);
+    // Written again in the current format; a branch keeps its leftmost child, a leaf its links.
+    c.writeTo(left, Node.CURRENT_FORMAT, 0, c.size());
     if (level == 0) {
       long next = Node.rightSibling(right);
       Node.setRightSibling(left, next);
@@ -138,6 +159,13 @@ final class Rebalancer {
     assert Node.assertWellFormed(left);
     pages.free(rightNo);
     Node.remove(parent, rightIdx - 1);
+  }
+
+  private Cells cells() {
+    if (cells == null) {
+      cells = new Cells(pages.pageSize() * 2);
+    }
+    return cells;
   }
 
   /**

@@ -6,35 +6,56 @@ import dev.idxkit.core.spi.PageType;
 import java.util.Arrays;
 
 /**
- * Splits full pages on the path of an insert, bottom-up.
+ * Rebuilds, and if need be splits, the pages on the path of an insert that {@link Node#insert}
+ * refused, bottom-up.
  *
  * <p>Call order: {@link BTree#insert} descends (recording the path) and tries to add the entry to
- * its leaf; only when the leaf has no room does it call {@link #insertSplitting}.
+ * its leaf; only when the leaf refuses it (no room, or a format 2 leaf whose prefix the entry does
+ * not start with) does it call {@link #insert}.
  *
  * <p>Steps, per level, starting at the leaf:
  *
  * <ol>
- *   <li>Copy the full page to scratch and consider its cells plus the new one as one sorted
- *       sequence of {@code n} cells.
- *   <li>Choose the split point: the one that balances the bytes of both halves; except at the right
- *       edge of the tree when the new cell is the last one (ascending inserts), where the old page
- *       stays as it is and the new page starts with the new cell alone, so appends pack pages full
- *       like the bulk builder instead of leaving them half empty.
- *   <li>Rebuild the old page in place from scratch with the left part, fill a newly allocated right
- *       page. A leaf split links the new leaf between the old one and its right sibling and makes
- *       the separator the shortest prefix of the right page's first entry above the left page's
- *       last entry. A branch split moves the middle cell up: its separator becomes the separator in
- *       the parent and its child the new page's leftmost child.
- *   <li>Insert (separator, new page) into the parent right after the old page. If the parent is
- *       full, repeat one level up; if the root split, a new root with the two halves is added.
+ *   <li>Take the page's keys out as whole keys ({@link Cells}), with the new one in its place: a
+ *       sequence of {@code n} keys.
+ *   <li>If the {@code n} keys fit one page of the current format with the prefix they share, write
+ *       the page again with them and stop: the page was refused only for its prefix, or it was a
+ *       format 1 page whose keys take less room in format 2.
+ *   <li>Otherwise choose the split point: the one that makes the larger half smallest, each half
+ *       counted with its own prefix; except at the right edge of the tree when the new key is the
+ *       last one (ascending inserts), where the old keys stay together and the new page starts with
+ *       the new key alone, so appends pack pages full like the bulk builder instead of leaving them
+ *       half empty.
+ *   <li>Write the old page again in place with the left part, fill a newly allocated right page;
+ *       both in the current format, each with its own prefix. A leaf split links the new leaf
+ *       between the old one and its right sibling and makes the separator the shortest prefix of
+ *       the right page's first key above the left page's last key. A branch split moves the middle
+ *       key up: it becomes the separator in the parent and its child the new page's leftmost child.
+ *   <li>Insert (separator, new page) into the parent right after the old page. If the parent
+ *       refuses it, repeat one level up; if the root split, a new root with the two halves is
+ *       added.
  * </ol>
  *
- * <p>Memory: the tree's scratch page; one separator array per split (splits are rare: once per
- * page's worth of inserts).
+ * <p>Why a split always fits (keys are at most a quarter of the body, {@link Node}): if the new key
+ * starts with the page's prefix, every half can keep that prefix, and cutting the full page's bytes
+ * at the balance point leaves each half well under a page ({@link Node#bestPrefix} never does worse
+ * than a shorter shared prefix). If it does not, it sorts below or above every old key, and putting
+ * it alone on one side leaves the old keys as they were. Pages written in format 1 take 4 bytes
+ * more per key in format 2, which the balance point also absorbs for keys of a few bytes and more.
+ *
+ * <p>Memory: the tree's {@link Cells} (a page or two of keys) and arrays of {@code n} ints; one
+ * separator array per split (splits are rare: once per page's worth of inserts).
  */
 final class Splitter {
   private final BTree tree;
   private final PageAccess pages;
+  private final int body;
+  // Made on the first split: a BTree is made per lookup by some callers, and most never split.
+  private Cells cells;
+  // lcpToFirst[j]: what keys 0..j share; lcpToLast[j]: what keys j..n-1 share.
+  private int[] lcpToFirst = new int[0];
+  private int[] lcpToLast = new int[0];
+  private long[] sums = new long[0];
 
   // Result of the last split: the separator to insert into the parent and the new right page.
   private byte[] sep;
@@ -43,11 +64,14 @@ final class Splitter {
   Splitter(BTree tree) {
     this.tree = tree;
     this.pages = tree.pages;
+    this.body = Node.bodySize(pages.pageSize());
   }
 
-  /** Inserts {@code entry} at slot {@code pos} of the full leaf at the end of the tree's path. */
-  void insertSplitting(Page leaf, int pos, byte[] entry, int off, int len) {
-    splitLeaf(tree.pathPage[0], leaf, pos, entry, off, len);
+  /** Inserts {@code entry} at slot {@code pos} of the leaf at the end of the tree's path. */
+  void insert(Page leaf, int pos, byte[] entry, int off, int len) {
+    if (!rebuildLeaf(tree.pathPage[0], leaf, pos, entry, off, len)) {
+      return;
+    }
     for (int level = 1; level < tree.height; level++) {
       Page parent = pages.write(tree.pathPage[level]);
       int at = tree.pathIndex[level];
@@ -55,30 +79,52 @@ final class Splitter {
       if (Node.insert(parent, at, key, 0, key.length, right, tree.scratch())) {
         return;
       }
-      splitBranch(parent, level, at, key, right);
+      if (!rebuildBranch(parent, level, at, key, right)) {
+        return;
+      }
     }
     growRoot();
   }
 
-  private void splitLeaf(long no, Page left, int pos, byte[] key, int kOff, int kLen) {
-    Page old = tree.scratch();
-    old.copyFrom(left);
-    int n = Node.count(old) + 1;
-    long oldRight = Node.rightSibling(old);
-    int m = pos == n - 1 && oldRight == 0 ? n - 1 : balancedLeafSplit(old, pos, kLen, n);
+  /** Takes the page's keys out with the new key at {@code pos}; returns their number. */
+  private int collect(Page page, int pos, byte[] key, int kOff, int kLen, long child) {
+    if (cells == null) {
+      cells = new Cells(pages.pageSize() * 2);
+    }
+    Cells c = cells;
+    c.clear();
+    int n = Node.count(page);
+    for (int i = 0; i < pos; i++) {
+      c.addFrom(page, i);
+    }
+    c.add(key, kOff, kLen, child);
+    for (int i = pos; i < n; i++) {
+      c.addFrom(page, i);
+    }
+    return n + 1;
+  }
+
+  /** Returns true when the leaf was split ({@link #sep} and {@link #right} are set). */
+  private boolean rebuildLeaf(long no, Page left, int pos, byte[] key, int kOff, int kLen) {
+    int format = Node.CURRENT_FORMAT;
+    int n = collect(left, pos, key, kOff, kLen, 0);
+    Cells c = cells;
+    if (c.pageBytes(format, true, 0, n) <= body) {
+      c.writeTo(left, format, 0, n);
+      assert Node.assertWellFormed(left);
+      return false;
+    }
+    long oldRight = Node.rightSibling(left);
+    int m =
+        pos == n - 1 && oldRight == 0 && c.pageBytes(format, true, 0, n - 1) <= body
+            ? n - 1
+            : balancedSplit(true, n, left.pageNo());
 
     Page r = pages.allocate(PageType.LEAF);
     Node.init(r, 0);
     long rightNo = r.pageNo();
-    Node.clear(left);
-    for (int v = 0; v < n; v++) {
-      Page dst = v < m ? left : r;
-      if (v == pos) {
-        Node.append(dst, key, kOff, kLen, 0);
-      } else {
-        Node.appendFrom(dst, old, v < pos ? v : v - 1);
-      }
-    }
+    c.writeTo(left, format, 0, m);
+    c.writeTo(r, format, m, n);
     Node.setLeftSibling(r, no);
     Node.setRightSibling(r, oldRight);
     Node.setRightSibling(left, rightNo);
@@ -87,102 +133,102 @@ final class Splitter {
     }
     assert Node.assertWellFormed(left) && Node.assertWellFormed(r);
 
-    int last = Node.count(left) - 1;
-    int aOff = Node.keyOffset(left, last);
-    int bOff = Node.keyOffset(r, 0);
-    int bLen = Node.keyLength(r, 0);
-    int sepLen = Keys.separatorLength(left, aOff, Node.keyLength(left, last), r, bOff, bLen);
-    sep = r.getBytes(bOff, sepLen);
+    int sepLen =
+        Keys.separatorLength(
+            c.array(), c.offset(m - 1), c.length(m - 1), c.array(), c.offset(m), c.length(m));
+    sep = Arrays.copyOfRange(c.array(), c.offset(m), c.offset(m) + sepLen);
     right = rightNo;
+    return true;
   }
 
-  /** Leaf split point m in [1, n-1]: cells [0, m) stay, [m, n) move; minimizes the larger half. */
-  private static int balancedLeafSplit(Page old, int pos, int kLen, int n) {
-    int total = 0;
-    for (int v = 0; v < n; v++) {
-      total += cellBytes(old, pos, kLen, 0, v);
+  /** As {@link #rebuildLeaf} for a branch at {@code level} taking (key, child) at {@code pos}. */
+  private boolean rebuildBranch(Page left, int level, int pos, byte[] key, long child) {
+    int format = Node.CURRENT_FORMAT;
+    int n = collect(left, pos, key, 0, key.length, child);
+    Cells c = cells;
+    if (c.pageBytes(format, false, 0, n) <= body) {
+      c.writeTo(left, format, 0, n);
+      assert Node.assertWellFormed(left);
+      return false;
     }
-    int left = 0;
-    int best = 1;
-    int bestMax = Integer.MAX_VALUE;
-    for (int m = 1; m < n; m++) {
-      left += cellBytes(old, pos, kLen, 0, m - 1);
-      int max = Math.max(left, total - left);
-      if (max < bestMax) {
-        bestMax = max;
-        best = m;
-      } else {
-        break; // max(left, right) falls then rises
-      }
-    }
-    return best;
-  }
-
-  private void splitBranch(Page left, int level, int pos, byte[] key, long child) {
-    Page old = tree.scratch();
-    old.copyFrom(left);
-    int n = Node.count(old) + 1;
     int m =
-        pos == n - 1 && tree.pathRightEdge[level]
+        pos == n - 1 && tree.pathRightEdge[level] && c.pageBytes(format, false, 0, n - 1) <= body
             ? n - 1
-            : balancedBranchSplit(old, pos, key.length, n);
+            : balancedSplit(false, n, left.pageNo());
 
     Page r = pages.allocate(PageType.BRANCH);
     Node.init(r, level);
-    Node.clear(left);
-    byte[] up = null;
-    for (int v = 0; v < n; v++) {
-      int i = v < pos ? v : v - 1;
-      if (v == m) {
-        // The middle cell moves up: its key separates the halves, its child leads the right one.
-        if (v == pos) {
-          up = Arrays.copyOf(key, key.length);
-          Node.setFirstChild(r, child);
-        } else {
-          up = old.getBytes(Node.keyOffset(old, i), Node.keyLength(old, i));
-          Node.setFirstChild(r, Node.child(old, i + 1));
-        }
-      } else {
-        Page dst = v < m ? left : r;
-        if (v == pos) {
-          Node.append(dst, key, 0, key.length, child);
-        } else {
-          Node.appendFrom(dst, old, i);
-        }
-      }
-    }
+    // The middle key moves up: it separates the halves, its child leads the right one.
+    byte[] up = c.key(m);
+    Node.setFirstChild(r, c.child(m));
+    c.writeTo(left, format, 0, m);
+    c.writeTo(r, format, m + 1, n);
     assert Node.assertWellFormed(left) && Node.assertWellFormed(r);
     sep = up;
     right = r.pageNo();
+    return true;
   }
 
   /**
-   * Branch split point m: cells [0, m) stay, cell m moves up, (m, n) move right. m in [1, n-2] (n
-   * >= 4 whenever a branch overflows, see {@link Node}); minimizes the larger half.
+   * Split point m of the {@code n} collected keys: a leaf keeps [0, m) and moves [m, n); a branch
+   * keeps [0, m), moves key m up and (m, n) right. Minimizes the larger half, each half with the
+   * prefix its keys share; both must fit a page.
    */
-  private static int balancedBranchSplit(Page old, int pos, int kLen, int n) {
-    int total = 0;
-    for (int v = 0; v < n; v++) {
-      total += cellBytes(old, pos, kLen, Node.CHILD_SIZE, v);
+  private int balancedSplit(boolean leaf, int n, long pageNo) {
+    int format = Node.CURRENT_FORMAT;
+    Cells c = cells;
+    if (lcpToFirst.length < n) {
+      lcpToFirst = new int[n * 2];
+      lcpToLast = new int[n * 2];
+      sums = new long[n * 2 + 1];
     }
-    int left = 0;
-    int best = 1;
-    int bestMax = Integer.MAX_VALUE;
-    for (int m = 1; m <= n - 2; m++) {
-      left += cellBytes(old, pos, kLen, Node.CHILD_SIZE, m - 1);
-      int max = Math.max(left, total - left - cellBytes(old, pos, kLen, Node.CHILD_SIZE, m));
-      if (max < bestMax) {
+    // In sorted keys, what keys i..j share is the least of what neighbours in between share.
+    lcpToFirst[0] = c.length(0);
+    for (int j = 1; j < n; j++) {
+      lcpToFirst[j] = Math.min(lcpToFirst[j - 1], c.commonPrefix(j - 1, j));
+    }
+    lcpToLast[n - 1] = c.length(n - 1);
+    for (int j = n - 2; j >= 0; j--) {
+      lcpToLast[j] = Math.min(lcpToLast[j + 1], c.commonPrefix(j, j + 1));
+    }
+    sums[0] = 0;
+    for (int j = 0; j < n; j++) {
+      sums[j + 1] = sums[j] + c.length(j);
+    }
+    int best = -1;
+    long bestMax = Long.MAX_VALUE;
+    int lastM = leaf ? n - 1 : n - 2;
+    for (int m = 1; m <= lastM; m++) {
+      int rightFrom = leaf ? m : m + 1;
+      long l = half(format, leaf, m, sums[m], lcpToFirst[m - 1]);
+      long r =
+          rightFrom == n
+              ? 0
+              : half(format, leaf, n - rightFrom, sums[n] - sums[rightFrom], lcpToLast[rightFrom]);
+      long max = Math.max(l, r);
+      if (max <= body && max < bestMax) {
         bestMax = max;
         best = m;
       }
     }
+    if (best < 0) {
+      throw new IllegalStateException(
+          "index "
+              + tree.indexName
+              + ": no split of page "
+              + pageNo
+              + " with "
+              + n
+              + " keys fits two pages (expected: keys of at most "
+              + tree.maxEntry
+              + " bytes always do)");
+    }
     return best;
   }
 
-  /** Bytes (slot included) of virtual cell v: the new cell at pos, old cells around it. */
-  private static int cellBytes(Page old, int pos, int kLen, int shift, int v) {
-    int len = v == pos ? kLen : Node.keyLength(old, v < pos ? v : v - 1);
-    return len + shift + Node.SLOT_SIZE;
+  private static long half(int format, boolean leaf, int count, long keyBytes, int shared) {
+    int pfx = format == Node.FORMAT_2 ? Node.bestPrefix(shared, count) : 0;
+    return Node.bytesFor(format, leaf, count, keyBytes, pfx);
   }
 
   private void growRoot() {

@@ -25,8 +25,10 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>the page can be read (a {@link CorruptPageException}, a failed checksum, is a problem) and
  *       is reached once;
- *   <li>its header: type, node format, level one below its parent's, page number, and slot/cell
- *       bounds and space accounting (if those are broken its contents are not examined);
+ *   <li>its header: type, node format (1 or 2: a tree may hold both), level one below its parent's,
+ *       page number, prefix length, slot/cell bounds, key lengths, in format 2 each slot's head
+ *       against the key bytes it stands for, and space accounting (if those are broken its contents
+ *       are not examined);
  *   <li>keys strictly increasing within the page and within the bounds from the parent; a root
  *       branch has two children or more; only a root leaf may be empty;
  *   <li>leaves, met in key order, form the sibling chain: each leaf's left link is the previous
@@ -41,6 +43,7 @@ final class TreeChecker {
   private final PageAccess pages;
   private final Consumer<String> out;
   private final int body;
+  private final int maxEntry;
   private final Set<Long> seen = new HashSet<>();
   private int problems;
   private long rootNo;
@@ -66,6 +69,7 @@ final class TreeChecker {
     this.pages = pages;
     this.out = problems;
     this.body = Node.bodySize(pages.pageSize());
+    this.maxEntry = Node.maxEntryLength(pages.pageSize());
   }
 
   TreeStats run(long root) {
@@ -128,7 +132,8 @@ final class TreeChecker {
 
   private boolean checkHeader(long no, Page p, int level, String from) {
     PageType expected = level == 0 ? PageType.LEAF : PageType.BRANCH;
-    if (p.type() != expected || Node.level(p) != level || Node.format(p) != Node.FORMAT_VERSION) {
+    int format = Node.format(p);
+    if (p.type() != expected || Node.level(p) != level || !Node.knownFormat(format)) {
       report(
           no,
           from,
@@ -137,13 +142,15 @@ final class TreeChecker {
               + ", level "
               + Node.level(p)
               + ", node format "
-              + Node.format(p)
+              + format
               + " (expected: "
               + expected
               + ", level "
               + level
               + ", node format "
-              + Node.FORMAT_VERSION
+              + Node.FORMAT_1
+              + " or "
+              + Node.FORMAT_2
               + ")");
       return false;
     }
@@ -154,8 +161,25 @@ final class TreeChecker {
     int heap = Node.heapStart(p);
     int size = p.size();
     int garbage = Node.garbage(p);
-    if (heap < Node.HEADER_SIZE + n * Node.SLOT_SIZE || heap > size) {
-      report(no, from, "heap start " + heap + " with " + n + " slots in a " + size + "-byte page");
+    int pfx = Node.prefixLength(p);
+    if (pfx > maxEntry) {
+      report(no, from, "prefix of " + pfx + " bytes (expected: at most " + maxEntry + ")");
+      return false;
+    }
+    int slotsEnd = Node.slotPos(p, n);
+    if (heap < slotsEnd || heap > size) {
+      report(
+          no,
+          from,
+          "heap start "
+              + heap
+              + " with "
+              + n
+              + " slots ending at "
+              + slotsEnd
+              + " in a "
+              + size
+              + "-byte page");
       return false;
     }
     int shift = Node.keyShift(p);
@@ -168,6 +192,36 @@ final class TreeChecker {
         report(
             no, from, "slot " + i + " cell [" + off + ", " + (off + cell) + ") outside the heap");
         return false;
+      }
+      if (pfx + (s >>> 16) > maxEntry) {
+        report(
+            no,
+            from,
+            "slot "
+                + i
+                + " key of "
+                + (pfx + (s >>> 16))
+                + " bytes (expected: at most "
+                + maxEntry
+                + ")");
+        return false;
+      }
+      if (format == Node.FORMAT_2) {
+        int head = Keys.head(p, off + shift, s >>> 16);
+        int stored = Node.storedHead(p, i);
+        if (head != stored) {
+          report(
+              no,
+              from,
+              "slot "
+                  + i
+                  + " head "
+                  + Integer.toHexString(stored)
+                  + " (expected: "
+                  + Integer.toHexString(head)
+                  + ", the first bytes of its key after the prefix)");
+          return false;
+        }
       }
       cells += cell;
     }
@@ -185,19 +239,21 @@ final class TreeChecker {
     if (n == 0 && no != rootNo) {
       report(no, from, "empty leaf (expected: only a root leaf may be empty)");
     }
+    int pfx = Node.prefixLength(p);
     boolean ordered = true;
     for (int i = 0; i < n; i++) {
       int s = Node.slot(p, i);
       int off = s & 0xFFFF;
       int len = s >>> 16;
       if (i > 0 && ordered) {
+        // Keys of one page share its prefix: their order is their suffixes' order.
         int t = Node.slot(p, i - 1);
         if (p.compare(t & 0xFFFF, t >>> 16, p, off, len) >= 0) {
           report(no, from, "entries " + (i - 1) + " and " + i + " out of order");
           ordered = false;
         }
       }
-      measure(p, off, len);
+      measure(p, pfx, off, len);
     }
     if (n > 0) {
       checkBounds(no, p, 0, lo, hi, from, "entry");
@@ -215,25 +271,24 @@ final class TreeChecker {
           "right sibling " + prevLeafRight + " (expected: " + no + ")");
     }
     if (prevLast != null && n > 0) {
-      int s = Node.slot(p, 0);
-      if (p.compare(s & 0xFFFF, s >>> 16, prevLast, 0, prevLast.length) <= 0) {
+      if (Keys.compareKey(p, 0, prevLast, 0, prevLast.length) <= 0) {
         report(no, from, "first entry not above the last entry of leaf " + prevLeaf);
       }
     }
     prevLeaf = no;
     prevLeafRight = Node.rightSibling(p);
     if (n > 0) {
-      prevLast = p.getBytes(Node.keyOffset(p, n - 1), Node.keyLength(p, n - 1));
+      prevLast = Keys.keyBytes(p, n - 1);
     }
     fillSum += 100.0 * Node.usedBytes(p) / body;
     leaves++;
   }
 
-  private void measure(Page p, int off, int len) {
+  private void measure(Page p, int pfx, int off, int len) {
     entries++;
-    entryBytes += len;
-    int plen = Math.min(8, len);
-    long prefix = Keys.prefix8(p, off, len);
+    entryBytes += pfx + len;
+    int plen = Math.min(8, pfx + len);
+    long prefix = Keys.prefix8(p, pfx, off, len);
     if (prefix != prevPrefix || plen != prevPrefixLen) {
       distinctPrefixes++;
       prevPrefix = prefix;
@@ -248,7 +303,7 @@ final class TreeChecker {
     }
     byte[][] seps = new byte[n][];
     for (int i = 0; i < n; i++) {
-      seps[i] = p.getBytes(Node.keyOffset(p, i), Node.keyLength(p, i));
+      seps[i] = Keys.keyBytes(p, i);
       if (i > 0 && java.util.Arrays.compareUnsigned(seps[i - 1], seps[i]) >= 0) {
         report(no, from, "separators " + (i - 1) + " and " + i + " out of order");
       }
@@ -269,12 +324,10 @@ final class TreeChecker {
 
   /** Key {@code i} must lie in [lo, hi) (null = unbounded). */
   private void checkBounds(long no, Page p, int i, byte[] lo, byte[] hi, String from, String what) {
-    int off = Node.keyOffset(p, i);
-    int len = Node.keyLength(p, i);
-    if (lo != null && p.compare(off, len, lo, 0, lo.length) < 0) {
+    if (lo != null && Keys.compareKey(p, i, lo, 0, lo.length) < 0) {
       report(no, from, what + " " + i + " below the parent's lower bound");
     }
-    if (hi != null && p.compare(off, len, hi, 0, hi.length) >= 0) {
+    if (hi != null && Keys.compareKey(p, i, hi, 0, hi.length) >= 0) {
       report(no, from, what + " " + i + " not below the parent's upper bound");
     }
   }

@@ -25,7 +25,11 @@ public final class TreeCursor {
   private Page leaf;
   private int count;
   private int slot;
-  // Cached position of the current entry in the leaf.
+  // The leaf's layout ({@link Node}): prefix length, first slot, log2 of the slot size.
+  private int pfx;
+  private int slotBase;
+  private int slotShift;
+  // Cached position of the current entry's suffix in the leaf (the whole entry in format 1).
   private int off;
   private int len;
   private boolean valid;
@@ -85,13 +89,15 @@ public final class TreeCursor {
 
   public int entryLength() {
     checkOn();
-    return len;
+    return pfx + len;
   }
 
   /** A copy of the current entry. */
   public byte[] entry() {
     checkOn();
-    return leaf.getBytes(off, len);
+    byte[] e = new byte[pfx + len];
+    Keys.copyKey(leaf, pfx, off, len, e, 0);
+    return e;
   }
 
   /**
@@ -99,29 +105,43 @@ public final class TreeCursor {
    */
   public int copyEntry(byte[] dst, int dstOff) {
     checkOn();
-    leaf.getBytes(off, dst, dstOff, len);
-    return len;
+    Keys.copyKey(leaf, pfx, off, len, dst, dstOff);
+    return pfx + len;
   }
 
   /** The RID in the last 8 bytes of the current entry (big-endian, as {@code Rid.read}). */
   public long rid() {
     checkOn();
-    if (len < 8) {
-      throw new IllegalStateException(
-          "entry of " + len + " bytes in index " + tree.indexName + " has no rid (expected: >= 8)");
+    if (len >= 8) {
+      return Long.reverseBytes(leaf.getLong(off + len - 8));
     }
-    return Long.reverseBytes(leaf.getLong(off + len - 8));
+    int total = pfx + len;
+    if (total < 8) {
+      throw new IllegalStateException(
+          "entry of "
+              + total
+              + " bytes in index "
+              + tree.indexName
+              + " has no rid (expected: >= 8)");
+    }
+    // The RID reaches into the page prefix: read it byte by byte from both.
+    long rid = 0;
+    for (int k = total - 8; k < total; k++) {
+      int b = k < pfx ? leaf.getU8(Node.HEADER_SIZE + k) : leaf.getU8(off + k - pfx);
+      rid = (rid << 8) | b;
+    }
+    return rid;
   }
 
   /** Unsigned comparison of the current entry with {@code key}. */
   public int compareTo(byte[] key) {
     checkOn();
-    return leaf.compare(off, len, key, 0, key.length);
+    return Keys.compareKey(leaf, pfx, off, len, key, 0, key.length);
   }
 
   public boolean startsWith(byte[] prefix) {
     checkOn();
-    return len >= prefix.length && leaf.compare(off, prefix.length, prefix, 0, prefix.length) == 0;
+    return Keys.startsWith(leaf, pfx, off, len, prefix);
   }
 
   // ---- moves ----
@@ -130,11 +150,14 @@ public final class TreeCursor {
     modCount = tree.modCount;
     leaf = p;
     count = Node.count(p);
+    pfx = Node.prefixLength(p);
+    slotBase = Node.slotBase(p);
+    slotShift = Node.format(p) == Node.FORMAT_2 ? 3 : 2;
   }
 
   private boolean at(int i) {
     slot = i;
-    int s = Node.slot(leaf, i);
+    int s = leaf.getInt(slotBase + (i << slotShift));
     off = s & 0xFFFF;
     len = s >>> 16;
     valid = true;

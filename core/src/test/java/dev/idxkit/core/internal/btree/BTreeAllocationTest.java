@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hot paths allocate nothing per entry: point lookups, cursor steps, inserts that do not split,
- * and the builder's {@code add}. Measured with the JVM's per-thread allocation counter, after a
- * warm-up pass so class loading does not count.
+ * and the builder's {@code add}; opening a tree (which {@code Index.get} does per lookup) allocates
+ * a few small objects, not page-sized buffers. Measured with the JVM's per-thread allocation
+ * counter, after a warm-up pass so class loading does not count.
  */
 class BTreeAllocationTest {
   private static final int N = 100_000;
@@ -38,6 +39,27 @@ class BTreeAllocationTest {
   private static void entry(long i, byte[] e) {
     Rid.write(i * 2, e, 0);
     Rid.write(i, e, 8);
+  }
+
+  @Test
+  void openingATree() {
+    MemoryPageAccess pages = new MemoryPageAccess(8192);
+    long root = BTree.create(pages);
+    byte[] e = new byte[16];
+    for (int pass = 0; pass < 2; pass++) {
+      long before = allocated();
+      for (int i = 0; i < 1000; i++) {
+        entry(i, e);
+        if (new BTree(pages, root, "alloc").contains(e)) {
+          throw new AssertionError("found " + i + " in an empty tree");
+        }
+      }
+      long bytes = allocated() - before;
+      if (pass == 1) {
+        // The tree, its splitter and rebalancer and the path arrays: a few hundred bytes each.
+        assertThat(bytes).as("bytes allocated by opening 1000 trees").isLessThan(1000L * 1024);
+      }
+    }
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.idxkit.core.KeyTooLongException;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.TreeStats;
 import dev.idxkit.core.spi.BuildResult;
+import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.core.testing.MemoryPageAccess;
 import dev.idxkit.core.testing.Seeds;
@@ -21,12 +22,14 @@ import java.util.TreeSet;
 import net.openhft.chronicle.bytes.BytesStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link TreeBuilder}: the built tree equals its input (cursor walks both ways), passes {@code
- * check}, uses exactly the pages it wrote, packs leaves to the fill factor, and behaves as an
- * ordinary tree under later inserts and deletes.
+ * check}, uses exactly the pages it wrote, packs leaves to the fill factor (each leaf could not
+ * take its right neighbour's first entry), and behaves as an ordinary tree under later inserts and
+ * deletes; in both node formats.
  */
 class BTreeBuilderTest {
   private static final int PAGE = 4096;
@@ -37,13 +40,13 @@ class BTreeBuilderTest {
     Rid.write(Rid.of(i >>> 4, (int) (i & 0xF)), e, 8);
   }
 
-  /** Entries per leaf for 16-byte entries at this fill. */
+  /** Entries per format 1 leaf for 16-byte entries at this fill. */
   private static int leafCapacity(int fill) {
-    return Node.bodySize(PAGE) * fill / 100 / (16 + Node.SLOT_SIZE);
+    return Node.bodySize(PAGE) * fill / 100 / (16 + Node.slotSize(Node.FORMAT_1));
   }
 
-  private static BuildResult buildSequential(MemoryPageSink sink, long n, int fill) {
-    TreeBuilder b = new TreeBuilder(sink, PAGE, sink.pages.areaId(), fill, "seq");
+  private static BuildResult buildSequential(MemoryPageSink sink, long n, int fill, int format) {
+    TreeBuilder b = new TreeBuilder(sink, PAGE, sink.pages.areaId(), fill, "seq", format);
     byte[] e = new byte[16];
     for (long i = 0; i < n; i++) {
       sequential(i, e);
@@ -53,40 +56,48 @@ class BTreeBuilderTest {
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {100, 70, 10})
-  void pageBoundaries(int fill) {
+  @CsvSource({"100, 1", "70, 1", "10, 1", "100, 2", "70, 2", "10, 2"})
+  void pageBoundaries(int fill, int format) {
     int cap = leafCapacity(fill);
     for (long n : new long[] {0, 1, 2, cap - 1, cap, cap + 1, 2L * cap, 2L * cap + 1, 3L * cap}) {
-      verifySequential(n, fill);
-    }
-  }
-
-  @Test
-  void everySizeUpToThreeLeaves() {
-    for (long n = 0; n <= 3L * leafCapacity(100) + 1; n++) {
-      verifySequential(n, 100);
+      verifySequential(n, fill, format);
     }
   }
 
   @ParameterizedTest
-  @ValueSource(ints = {100, 70, 10})
-  void oneMillionEntries(int fill) {
-    verifySequential(1_000_000, fill);
+  @ValueSource(ints = {1, 2})
+  void everySizeUpToThreeLeaves(int format) {
+    for (long n = 0; n <= 3L * leafCapacity(100) + 1; n++) {
+      verifySequential(n, 100, format);
+    }
   }
 
-  private static void verifySequential(long n, int fill) {
-    String what = n + " entries at fill " + fill;
+  @ParameterizedTest
+  @CsvSource({"100, 1", "70, 1", "10, 1", "100, 2", "70, 2", "10, 2"})
+  void oneMillionEntries(int fill, int format) {
+    verifySequential(1_000_000, fill, format);
+  }
+
+  private static void verifySequential(long n, int fill, int format) {
+    String what = n + " entries at fill " + fill + ", node format " + format;
     MemoryPageAccess pages = new MemoryPageAccess(PAGE);
     MemoryPageSink sink = new MemoryPageSink(pages);
-    BuildResult r = buildSequential(sink, n, fill);
+    BuildResult r = buildSequential(sink, n, fill, format);
     sink.assertAllWritten();
     assertThat(r.entries()).as(what).isEqualTo(n);
     assertThat(r.pagesWritten()).as(what).isEqualTo(pages.livePages());
     BTree tree = new BTree(pages, r.root(), "seq");
     assertThat(tree.height()).as(what).isEqualTo(r.height());
     TreeStats s = Trees.assertHealthy(tree, pages, n, what);
+    assertLeavesFull(tree, format, Node.bodySize(PAGE) * fill / 100, what);
     long cap = leafCapacity(fill);
-    assertThat(s.pagesPerLevel().get(0)).as(what).isEqualTo(Math.max(1, (n + cap - 1) / cap));
+    long formatOneLeaves = Math.max(1, (n + cap - 1) / cap);
+    if (format == Node.FORMAT_1) {
+      assertThat(s.pagesPerLevel().get(0)).as(what).isEqualTo(formatOneLeaves);
+    } else {
+      // These entries share 5 bytes or more per leaf, so format 2 packs at least as many.
+      assertThat(s.pagesPerLevel().get(0)).as(what).isLessThanOrEqualTo(formatOneLeaves);
+    }
     if (n >= 10L * cap) {
       assertThat(s.leafFillPercent()).as(what).isCloseTo(fill, within(2.0));
     }
@@ -114,6 +125,32 @@ class BTreeBuilderTest {
       on = c.prev();
     }
     assertThat(on).as(what).isFalse();
+  }
+
+  /**
+   * Every leaf is in {@code format}, within {@code limit} body bytes, and full: with its right
+   * neighbour's first entry added it would pass {@code limit} (counted as the builder counts: in
+   * format 2 with the prefix all the keys share).
+   */
+  private static void assertLeavesFull(BTree tree, int format, int limit, String what) {
+    Cells c = new Cells(PAGE);
+    Page p = tree.edgeLeaf(false);
+    while (true) {
+      assertThat(Node.format(p)).as(what).isEqualTo(format);
+      c.clear();
+      c.addAll(p);
+      int n = c.size();
+      assertThat(n == 0 ? 0 : c.pageBytes(format, true, 0, n)).as(what).isLessThanOrEqualTo(limit);
+      long right = Node.rightSibling(p);
+      if (right == 0) {
+        return;
+      }
+      p = tree.pages.read(right);
+      c.addFrom(p, 0);
+      assertThat(c.pageBytes(format, true, 0, n + 1))
+          .as(what + ": leaf before page " + right + " could have held one more entry")
+          .isGreaterThan(limit);
+    }
   }
 
   @ParameterizedTest
@@ -214,9 +251,13 @@ class BTreeBuilderTest {
         .isInstanceOfSatisfying(KeyTooLongException.class, e -> assertThat(e.max()).isEqualTo(max));
     assertThatThrownBy(() -> b.add(new byte[0])).isInstanceOf(IllegalArgumentException.class);
     TreeSet<byte[]> model = new TreeSet<>(EntryGen.UNSIGNED);
+    // Leaves hold three each; entries 3k + 2 and 3k + 3 (the last of a leaf and the first of the
+    // next) differ only in the RID, so the separators are long, and no three in a row share a
+    // prefix to store once.
     for (int i = 0; i < 30; i++) {
       byte[] e = new byte[max];
       Arrays.fill(e, (byte) 0x33);
+      e[0] = (byte) ((i + 1) / 3);
       Rid.write(i, e, max - 8);
       b.add(e);
       model.add(e);

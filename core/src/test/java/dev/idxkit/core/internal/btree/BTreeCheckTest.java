@@ -12,13 +12,16 @@ import dev.idxkit.core.testing.MemoryPageAccess;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link BTree#check} finds deliberate damage and names the page: entries swapped within a leaf and
  * across leaves, broken sibling links, a wrong level, a page reached twice, and a page that fails
- * its checksum. Damage other than the checksum one is resealed, as a software bug would write it.
+ * its checksum, and in format 2 a head that does not match its key or a prefix too long for the
+ * page. Damage other than the checksum one is resealed, as a software bug would write it. Every
+ * case runs on a tree of each node format.
  */
 class BTreeCheckTest {
   private static final int PAGE = 4096;
@@ -29,11 +32,10 @@ class BTreeCheckTest {
   private BTree tree;
   private final List<String> problems = new ArrayList<>();
 
-  @BeforeEach
-  void build() {
+  private void build(int format) {
     memory = new MemoryPageAccess(PAGE);
     MemoryPageSink sink = new MemoryPageSink(memory); // seals every page it takes
-    TreeBuilder b = new TreeBuilder(sink, PAGE, memory.areaId(), 100, "damaged");
+    TreeBuilder b = new TreeBuilder(sink, PAGE, memory.areaId(), 100, "damaged", format);
     byte[] e = new byte[16];
     for (int i = 0; i < N; i++) {
       Rid.write(i * 5L, e, 0);
@@ -71,8 +73,10 @@ class BTreeCheckTest {
     memory.write(pageNo).seal(0);
   }
 
-  @Test
-  void intactTreeHasNoProblemsAndMeasures() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void intactTreeHasNoProblemsAndMeasures(int format) {
+    build(format);
     TreeStats s = check();
     assertThat(problems).isEmpty();
     assertThat(s.entries()).isEqualTo(N);
@@ -84,30 +88,37 @@ class BTreeCheckTest {
     assertThat(s.problems()).isZero();
   }
 
-  @Test
-  void entriesSwappedWithinALeaf() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void entriesSwappedWithinALeaf(int format) {
+    build(format);
     long no = leaf(3);
     Page p = damage(no);
-    int s0 = Node.slot(p, 0);
-    p.putInt(Node.HEADER_SIZE, Node.slot(p, 1));
-    p.putInt(Node.HEADER_SIZE + Node.SLOT_SIZE, s0);
+    // Whole slots (with their heads), so only the order is wrong.
+    int size = Node.slotSize(format);
+    byte[] s0 = p.getBytes(Node.slotPos(p, 0), size);
+    p.putBytes(Node.slotPos(p, 0), p.getBytes(Node.slotPos(p, 1), size), 0, size);
+    p.putBytes(Node.slotPos(p, 1), s0, 0, size);
     reseal(no);
     assertThat(check().problems()).isPositive();
     assertThat(problems)
         .anySatisfy(m -> assertThat(m).startsWith("page " + no + " ").contains("out of order"));
   }
 
-  @Test
-  void entriesSwappedAcrossLeaves() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void entriesSwappedAcrossLeaves(int format) {
+    build(format);
     long a = leaf(1);
     long b = leaf(40);
     Page pa = damage(a);
     Page pb = damage(b);
-    int offA = Node.keyOffset(pa, 0);
-    int offB = Node.keyOffset(pb, 0);
-    byte[] ea = pa.getBytes(offA, 16);
-    pa.putBytes(offA, pb.getBytes(offB, 16), 0, 16);
-    pb.putBytes(offB, ea, 0, 16);
+    // Each leaf written again with its first entry swapped for the other's: what a bug in a
+    // rebuild of the pages would leave.
+    byte[] ea = Keys.keyBytes(pa, 0);
+    byte[] eb = Keys.keyBytes(pb, 0);
+    rewriteWithFirst(pa, eb, format);
+    rewriteWithFirst(pb, ea, format);
     reseal(a);
     reseal(b);
     check();
@@ -117,8 +128,10 @@ class BTreeCheckTest {
         .anySatisfy(m -> assertThat(m).startsWith("page " + b + " ").contains("lower bound"));
   }
 
-  @Test
-  void brokenSiblingLinks() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void brokenSiblingLinks(int format) {
+    build(format);
     long a = leaf(5);
     long c = leaf(7);
     Node.setRightSibling(damage(a), c);
@@ -134,8 +147,10 @@ class BTreeCheckTest {
         .anySatisfy(m -> assertThat(m).startsWith("page " + d + " ").contains("left sibling 0"));
   }
 
-  @Test
-  void wrongLevelAndPageReachedTwice() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void wrongLevelAndPageReachedTwice(int format) {
+    build(format);
     long a = leaf(2);
     damage(a).putU8(Node.OFF_LEVEL, 1);
     reseal(a);
@@ -152,11 +167,13 @@ class BTreeCheckTest {
             m -> assertThat(m).startsWith("page " + child0 + " ").contains("reached twice"));
   }
 
-  @Test
-  void checksumFailureIsReportedAndTheRestStillChecked() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void checksumFailureIsReportedAndTheRestStillChecked(int format) {
+    build(format);
     long a = leaf(10);
     Page p = damage(a);
-    int off = Node.keyOffset(p, 4) + 3;
+    int off = Node.suffixOffset(p, 4) + 3;
     p.putU8(off, p.getU8(off) ^ 0x10);
     TreeStats s = check();
     assertThat(problems).hasSize(1); // and no consequences: the chain is not judged across it
@@ -165,14 +182,16 @@ class BTreeCheckTest {
 
     // Ordinary operations never read past it silently.
     byte[] e = new byte[16];
-    Rid.write(Rid.read(p.getBytes(Node.keyOffset(p, 0), 8), 0), e, 0);
+    Rid.write(Rid.read(Keys.keyBytes(p, 0), 0), e, 0);
     assertThatThrownBy(() -> tree.contains(e))
         .isInstanceOf(CorruptPageException.class)
         .hasMessageContaining("page " + a);
   }
 
-  @Test
-  void unreadableRootIsReportedWithoutOpeningTheTree() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void unreadableRootIsReportedWithoutOpeningTheTree(int format) {
+    build(format);
     long root = tree.root();
     damage(root).putU8(Node.HEADER_SIZE + 1, 0x77);
     assertThatThrownBy(() -> new BTree(pages, root, "damaged"))
@@ -184,8 +203,10 @@ class BTreeCheckTest {
     assertThat(s.problems()).isEqualTo(1);
   }
 
-  @Test
-  void unreadableBranchIsReported() {
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void unreadableBranchIsReported(int format) {
+    build(format);
     long root = tree.root();
     long branch = Node.child(pages.read(root), 1);
     damage(branch).putU8(PAGE - 1, 0x5a);
@@ -194,5 +215,39 @@ class BTreeCheckTest {
     assertThat(problems.get(0))
         .startsWith("page " + branch + " (child 1 of page " + root + ")")
         .contains("checksum");
+  }
+
+  /** Writes leaf {@code p} again with its entries, the first replaced by {@code first}. */
+  private static void rewriteWithFirst(Page p, byte[] first, int format) {
+    Cells c = new Cells(PAGE);
+    c.add(first, 0, first.length, 0);
+    for (int i = 1; i < Node.count(p); i++) {
+      c.addFrom(p, i);
+    }
+    c.writeTo(p, format, 0, c.size());
+  }
+
+  @Test
+  void wrongHeadIsFoundInFormat2() {
+    build(Node.FORMAT_2);
+    long no = leaf(6);
+    Page p = damage(no);
+    int pos = Node.slotPos(p, 7) + 4;
+    p.putInt(pos, p.getInt(pos) + 1);
+    reseal(no);
+    check();
+    assertThat(problems)
+        .anySatisfy(m -> assertThat(m).startsWith("page " + no + " ").contains("slot 7 head"));
+  }
+
+  @Test
+  void prefixTooLongIsFoundInFormat2() {
+    build(Node.FORMAT_2);
+    long no = leaf(8);
+    damage(no).putU16(Node.OFF_PREFIX, PAGE);
+    reseal(no);
+    check();
+    assertThat(problems)
+        .anySatisfy(m -> assertThat(m).startsWith("page " + no + " ").contains("prefix of 4096"));
   }
 }

@@ -27,15 +27,20 @@ class BTreeModelTest {
 
   @Test
   void smallPages() {
-    run(4096, 150_000 * MULTIPLIER);
+    run(4096, 150_000 * MULTIPLIER, 3);
   }
 
+  /**
+   * Two levels at least: node format 2 stores the long prefixes {@link EntryGen}'s keys share once
+   * per page, so at 64 KiB these operations grow a third level for some seeds only. Branch splits
+   * at 64 KiB are grown on purpose by {@code BTreeTest.keyTooLongAboveAQuarterOfTheBody}.
+   */
   @Test
   void largePages() {
-    run(65536, 100_000 * MULTIPLIER);
+    run(65536, 250_000 * MULTIPLIER, 2);
   }
 
-  private void run(int pageSize, int ops) {
+  private void run(int pageSize, int ops, int minHeight) {
     long seed = Seeds.seed();
     String repro = Seeds.reproduce(seed, getClass());
     SplittableRandom rnd = Seeds.random(seed);
@@ -92,8 +97,8 @@ class BTreeModelTest {
       System.out.printf(
           "pageSize %d: %d ops, max height %d, %s%n", pageSize, ops, maxHeight, repro);
       assertThat(maxHeight)
-          .as("the run should grow a tree of 3+ levels, " + repro)
-          .isGreaterThan(2);
+          .as("the run should grow a tree of " + minHeight + "+ levels, " + repro)
+          .isGreaterThanOrEqualTo(minHeight);
     } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(repro + ": " + e.getMessage(), e);
     }

@@ -62,12 +62,15 @@ class BTreeTest {
               assertThat(e.length()).isEqualTo(max + 1);
               assertThat(e.max()).isEqualTo(max);
             });
-    // Enough maximal entries with a shared prefix for splits on two levels.
+    // Enough maximal entries, in ascending order, for splits on two levels: the pages hold three
+    // each, and entries 3k + 2 and 3k + 3 (the last of a page and the first of the next) differ
+    // only in the RID, so the separators are long; no three in a row share a prefix to store once.
     TreeSet<byte[]> model = new TreeSet<>(EntryGen.UNSIGNED);
     for (int i = 0; i < 40; i++) {
       byte[] e = new byte[max];
       Arrays.fill(e, (byte) 7);
-      Rid.write(i * 7919L % 40, e, max - 8);
+      e[0] = (byte) ((i + 1) / 3);
+      Rid.write(i, e, max - 8);
       t.insert(e);
       model.add(e);
     }

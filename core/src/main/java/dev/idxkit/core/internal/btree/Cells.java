@@ -1,0 +1,212 @@
+package dev.idxkit.core.internal.btree;
+
+import dev.idxkit.core.spi.Page;
+import java.util.Arrays;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * Whole keys in key order, each with the child pointer of its cell when they come from a branch:
+ * what a node page is written from when it is written as a whole. The bottom-up builder collects a
+ * page's keys here before it knows the page's prefix; a split or a merge takes the keys out of
+ * their pages (prefix and suffix joined again) and writes them back into pages with new prefixes,
+ * possibly in the other {@link Node} format.
+ *
+ * <pre>
+ *  array   | key 0 | key 1 | key 2 | ...          (whole keys, back to back)
+ *  offset  0       o1      o2
+ *  length  l0      l1      l2
+ *  child   c0      c1      c2                     (a branch cell's child; 0 for a leaf's)
+ * </pre>
+ *
+ * <p>Memory: the arrays grow to the largest number of keys and bytes held at once (a page or two)
+ * and are reused after {@link #clear}; one page-sized image per thread to write pages from. Not
+ * thread-safe.
+ */
+public final class Cells {
+  private byte[] bytes;
+  private int used;
+  // One per thread: a page is laid out in it and copied out before anything else uses it.
+  private static final ThreadLocal<byte[][]> IMAGE = ThreadLocal.withInitial(() -> new byte[1][]);
+
+  private int[] offsets;
+  private int[] lengths;
+  private long[] children;
+  private int count;
+
+  /** Room for a page of {@code pageSize} bytes' worth of short keys before anything grows. */
+  public Cells(int pageSize) {
+    bytes = new byte[pageSize];
+    int keys = Math.max(64, pageSize / 16);
+    offsets = new int[keys];
+    lengths = new int[keys];
+    children = new long[keys];
+  }
+
+  public int size() {
+    return count;
+  }
+
+  public void clear() {
+    count = 0;
+    used = 0;
+  }
+
+  /** Adds key {@code k[off, off + len)} with {@code child} (0 for a leaf entry). */
+  public void add(byte[] k, int off, int len, long child) {
+    int at = reserve(len);
+    System.arraycopy(k, off, bytes, at, len);
+    children[count - 1] = child;
+  }
+
+  /** Adds the leaf entry at {@code src[off, off + len)}. */
+  public void add(BytesStore<?, ?> src, long off, int len) {
+    int at = reserve(len);
+    src.read(off, bytes, at, len);
+    children[count - 1] = 0;
+  }
+
+  /** Adds key {@code i} of node page {@code p}, with its child pointer if {@code p} is a branch. */
+  void addFrom(Page p, int i) {
+    addFrom(p, i, Node.isLeaf(p) ? 0 : Node.child(p, i + 1));
+  }
+
+  /** Adds key {@code i} of node page {@code p} with {@code child} instead of its own. */
+  void addFrom(Page p, int i, long child) {
+    int at = reserve(Node.keyLength(p, i));
+    Keys.copyKey(p, i, bytes, at);
+    children[count - 1] = child;
+  }
+
+  /** Adds every key of node page {@code p}. */
+  void addAll(Page p) {
+    for (int i = 0, n = Node.count(p); i < n; i++) {
+      addFrom(p, i);
+    }
+  }
+
+  /** Keeps the first {@code n} keys. */
+  public void truncate(int n) {
+    count = n;
+    used = n == 0 ? 0 : offsets[n - 1] + lengths[n - 1];
+  }
+
+  /** Keeps only the last key, which becomes key 0. */
+  public void keepLast() {
+    int i = count - 1;
+    int len = lengths[i];
+    long child = children[i];
+    System.arraycopy(bytes, offsets[i], bytes, 0, len);
+    offsets[0] = 0;
+    lengths[0] = len;
+    children[0] = child;
+    count = 1;
+    used = len;
+  }
+
+  private int reserve(int len) {
+    if (count == offsets.length) {
+      int n = count * 2;
+      offsets = Arrays.copyOf(offsets, n);
+      lengths = Arrays.copyOf(lengths, n);
+      children = Arrays.copyOf(children, n);
+    }
+    if (used + len > bytes.length) {
+      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + len));
+    }
+    int at = used;
+    offsets[count] = at;
+    lengths[count] = len;
+    count++;
+    used += len;
+    return at;
+  }
+
+  /**
+   * This thread's scratch array of at least {@code size} bytes to lay a page out in ({@link
+   * Node#appendAll}).
+   */
+  static byte[] image(int size) {
+    byte[][] holder = IMAGE.get();
+    if (holder[0] == null || holder[0].length < size) {
+      holder[0] = new byte[Math.max(size, Page.DEFAULT_SIZE)];
+    }
+    return holder[0];
+  }
+
+  /** The array the keys are in; key {@code i} is at {@link #offset}{@code (i)}. */
+  public byte[] array() {
+    return bytes;
+  }
+
+  public int offset(int i) {
+    return offsets[i];
+  }
+
+  public int length(int i) {
+    return lengths[i];
+  }
+
+  public long child(int i) {
+    return children[i];
+  }
+
+  /** Key {@code i} as a new array. */
+  byte[] key(int i) {
+    return Arrays.copyOfRange(bytes, offsets[i], offsets[i] + lengths[i]);
+  }
+
+  /** Unsigned comparison of key {@code i} with key {@code j}. */
+  int compare(int i, int j) {
+    return Arrays.compareUnsigned(
+        bytes, offsets[i], offsets[i] + lengths[i], bytes, offsets[j], offsets[j] + lengths[j]);
+  }
+
+  /** Length of the longest common prefix of keys {@code i} and {@code j}. */
+  int commonPrefix(int i, int j) {
+    return Keys.commonPrefix(bytes, offsets[i], lengths[i], bytes, offsets[j], lengths[j]);
+  }
+
+  /**
+   * Length of what keys {@code [from, to)} all start with (they are in order, so it is what the
+   * first and the last share).
+   */
+  int sharedPrefix(int from, int to) {
+    return commonPrefix(from, to - 1);
+  }
+
+  /** Sum of the lengths of keys {@code [from, to)}. */
+  long keyBytes(int from, int to) {
+    long sum = 0;
+    for (int i = from; i < to; i++) {
+      sum += lengths[i];
+    }
+    return sum;
+  }
+
+  /**
+   * The prefix length keys {@code [from, to)} get when written as one page of {@code format}: what
+   * they share, cut back when that takes fewer bytes ({@link Node#bestPrefix}); 0 in format 1.
+   */
+  int prefixFor(int format, int from, int to) {
+    if (format != Node.FORMAT_2 || to - from < 1) {
+      return 0;
+    }
+    return Node.bestPrefix(sharedPrefix(from, to), to - from);
+  }
+
+  /** Body bytes keys {@code [from, to)} take in one page of {@code format} ({@link #prefixFor}). */
+  long pageBytes(int format, boolean leaf, int from, int to) {
+    return Node.bytesFor(format, leaf, to - from, keyBytes(from, to), prefixFor(format, from, to));
+  }
+
+  /**
+   * Rewrites node page {@code dst} (keeping its level and links) to hold keys {@code [from, to)} in
+   * {@code format}, with the prefix {@link #prefixFor} gives. The caller has checked that they fit
+   * ({@link #pageBytes}).
+   */
+  public void writeTo(Page dst, int format, int from, int to) {
+    int pfx = prefixFor(format, from, to);
+    Node.reset(dst, format, bytes, from < to ? offsets[from] : 0, pfx);
+    Node.appendAll(dst, this, from, to);
+  }
+}
