@@ -61,7 +61,7 @@ public final class HeapPage {
   static final int OFF_GARBAGE = 32;
   static final int OFF_VERSION = 36;
 
-  private static final int OVERFLOW_FLAG = 0x8000;
+  static final int OVERFLOW_FLAG = 0x8000;
   private static final int LENGTH_MASK = 0x7FFF;
   private static final int MAX_SLOTS = 0xFFFF; // RID slot field is 16 bits
 
@@ -186,6 +186,17 @@ public final class HeapPage {
     }
     p.putU16(OFF_LIVE, liveCount(p) + 1);
     return slot;
+  }
+
+  /**
+   * Writes the header counts of a fresh page that {@link HeapAppender} filled by appending: {@code
+   * slots} records, all live, in slots {@code 0..slots-1} with data from {@code dataStart} to the
+   * page end and no holes, as that many {@link #insert}s would have left it.
+   */
+  static void setAppended(Page p, int slots, int dataStart) {
+    p.putU16(OFF_SLOTS, slots);
+    p.putU16(OFF_LIVE, slots);
+    p.putInt(OFF_DATA_START, dataStart);
   }
 
   /** Deletes the record in {@code slot}; an overflow stub's chain must be freed by the caller. */
