@@ -31,6 +31,8 @@ public final class RecordWriter {
   private final GrowableBytes var = new GrowableBytes(256);
   private final int[] varStart;
   private final int[] varLength;
+  // The fixed part of a record whose columns are all NULL: what begin() starts from.
+  private final byte[] allNull;
 
   RecordWriter(RecordLayout layout) {
     this.layout = layout;
@@ -41,15 +43,18 @@ public final class RecordWriter {
     this.head = new GrowableBytes(varTable);
     this.varStart = new int[varCount];
     this.varLength = new int[varCount];
+    head.start(varTable, varTable);
+    for (int i = 0; i < columns; i++) {
+      setNull(i);
+    }
+    this.allNull = Arrays.copyOf(head.array(), varTable);
     begin();
   }
 
   /** Starts a new record: every column NULL. */
   public void begin() {
-    head.start(varTable, varTable);
-    for (int i = 0; i < columns; i++) {
-      setNull(i);
-    }
+    head.start(varTable, 0);
+    System.arraycopy(allNull, 0, head.array(), 0, varTable);
     var.reset();
     Arrays.fill(varLength, -1);
   }

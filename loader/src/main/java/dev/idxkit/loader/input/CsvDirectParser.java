@@ -9,6 +9,9 @@ import dev.idxkit.core.schema.Values.InvalidValueException;
 import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.RecordLayout;
 import dev.idxkit.core.spi.RecordWriter;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -38,6 +41,13 @@ final class CsvDirectParser {
     }
   }
 
+  private static final VarHandle WORD =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101_0101_0101_0101L;
+  private static final long HIGHS = 0x8080_8080_8080_8080L;
+  private static final long LFS = ONES * '\n';
+  private static final long CRS = ONES * '\r';
+
   /** Days from 0000-01-01 to 1970-01-01 (proleptic Gregorian), as in {@code LocalDate}. */
   private static final long DAYS_0000_TO_1970 = 719_528L;
 
@@ -46,6 +56,8 @@ final class CsvDirectParser {
   private final int[] fieldColumns;
   private final byte delimiter;
   private final byte quote;
+  private final long delimiters;
+  private final long quotes;
   private final byte[] nullMarker;
   private final RecordWriter writer;
   private final GrowableBytes record;
@@ -80,6 +92,8 @@ final class CsvDirectParser {
     this.fieldColumns = layout.fieldColumns();
     this.delimiter = (byte) layout.options().delimiter();
     this.quote = (byte) layout.options().quote();
+    this.delimiters = ONES * (delimiter & 0xFF);
+    this.quotes = ONES * (quote & 0xFF);
     String marker = layout.options().nullMarker();
     this.nullMarker = marker == null ? null : marker.getBytes(StandardCharsets.UTF_8);
     this.writer = recordLayout.writer();
@@ -101,7 +115,9 @@ final class CsvDirectParser {
 
   /**
    * Splits {@code d[from, to)}, a record without its line break, into fields; false if the record
-   * holds something this parser leaves to fastcsv.
+   * holds something this parser leaves to fastcsv. Fields are searched 8 bytes at a time (one
+   * {@code long} tested for the delimiter, the quote and the line breaks at once), since this split
+   * is a fifth of the parse threads' time.
    */
   boolean split(byte[] d, int from, int to) {
     fields = 0;
@@ -111,18 +127,16 @@ final class CsvDirectParser {
         int q = p + 1;
         byte kind = QUOTED;
         while (true) {
+          q = nextQuote(d, q, to);
           if (q >= to) {
             return false; // the scanner closes every quote it accepts: not expected here
           }
-          if (d[q] == quote) {
-            if (q + 1 < to && d[q + 1] == quote) {
-              kind = ESCAPED;
-              q += 2;
-              continue;
-            }
-            break;
+          if (q + 1 < to && d[q + 1] == quote) {
+            kind = ESCAPED;
+            q += 2;
+            continue;
           }
-          q++;
+          break;
         }
         addField(p + 1, q, kind);
         p = q + 1;
@@ -135,15 +149,9 @@ final class CsvDirectParser {
         p++;
       } else {
         int s = p;
-        while (p < to) {
-          byte b = d[p];
-          if (b == delimiter) {
-            break;
-          }
-          if (b == quote || b == '\n' || b == '\r') {
-            return false;
-          }
-          p++;
+        p = nextSpecial(d, p, to);
+        if (p < to && d[p] != delimiter) {
+          return false; // a quote inside an unquoted field, or a line break
         }
         addField(s, p, PLAIN);
         if (p == to) {
@@ -152,6 +160,53 @@ final class CsvDirectParser {
         p++;
       }
     }
+  }
+
+  /** The first delimiter, quote, LF or CR in {@code d[p, to)}, or {@code to}. */
+  private int nextSpecial(byte[] d, int p, int to) {
+    while (p + 8 <= d.length && p < to) {
+      long x = (long) WORD.get(d, p);
+      long m =
+          zeroBytes(x ^ delimiters)
+              | zeroBytes(x ^ quotes)
+              | zeroBytes(x ^ LFS)
+              | zeroBytes(x ^ CRS);
+      if (m != 0) {
+        return Math.min(to, p + (Long.numberOfTrailingZeros(m) >>> 3));
+      }
+      p += 8;
+    }
+    while (p < to) {
+      byte b = d[p];
+      if (b == delimiter || b == quote || b == '\n' || b == '\r') {
+        return p;
+      }
+      p++;
+    }
+    return to;
+  }
+
+  /** The first quote in {@code d[p, to)}, or {@code to}. */
+  private int nextQuote(byte[] d, int p, int to) {
+    while (p + 8 <= d.length && p < to) {
+      long m = zeroBytes((long) WORD.get(d, p) ^ quotes);
+      if (m != 0) {
+        return Math.min(to, p + (Long.numberOfTrailingZeros(m) >>> 3));
+      }
+      p += 8;
+    }
+    while (p < to && d[p] != quote) {
+      p++;
+    }
+    return Math.min(p, to);
+  }
+
+  /**
+   * A byte of 0x80 at least where {@code y}'s lowest zero byte is (places above it may be marked
+   * wrongly by a borrow: only the lowest mark is used).
+   */
+  private static long zeroBytes(long y) {
+    return (y - ONES) & ~y & HIGHS;
   }
 
   private void addField(int start, int end, byte kind) {
