@@ -28,10 +28,12 @@ import java.util.Arrays;
  * PrefixSort}: MSD radix on the prefix, then full comparison of equal-prefix runs) permutes those
  * pairs only; entry bytes do not move (only {@link #compact()} moves them, into sorted order). When
  * every entry has the same length and the entries came in non-decreasing RID order (their last 8
- * bytes), as a scan buffer's do, {@link ArrivalOrderSort} sorts on the key part alone with a stable
- * LSD radix instead; {@code add} tracks both conditions as entries come. Pairs are native-order
- * longs read through a {@code VarHandle}; a new pair goes below the others, so before sorting the
- * pairs are in reverse order of arrival.
+ * bytes), as a scan buffer's do, the entries are packed into one long each and those are sorted
+ * ({@link PackedEntries}: the sorted longs are then the buffer, 8 bytes an entry, read back by
+ * unpacking), or, when the varying bytes do not fit a long, {@link ArrivalOrderSort} sorts the
+ * pairs on the key part alone with a stable LSD radix; {@code add} tracks both conditions as
+ * entries come. Pairs are native-order longs read through a {@code VarHandle}; a new pair goes
+ * below the others, so before sorting the pairs are in reverse order of arrival.
  *
  * <p>Memory: {@link #bytesUsed()} = entry bytes + {@value #INDEX_BYTES_PER_ENTRY} bytes per entry,
  * and {@code add} refuses an entry that would take it past the capacity, so the buffer fills to its
@@ -69,6 +71,9 @@ public final class EntryBuffer {
   // After compact() of entries that all have one length: that length, and the arena holds the
   // entries alone, entry i at i * stride (no pairs). 0: the pairs are in use.
   private int stride;
+  // After a sort that packed the entries: they are these longs, in order (the arena's entries are
+  // dead, and after compact() the arena is gone). Null otherwise.
+  private PackedEntries packed;
 
   public EntryBuffer(long capacityBytes) {
     if (capacityBytes < 1024 || capacityBytes > MAX_CAPACITY) {
@@ -91,7 +96,7 @@ public final class EntryBuffer {
     if (need > capacity) {
       return false;
     }
-    if (stride > 0) {
+    if (stride > 0 || packed != null) {
       restorePairs();
     }
     if (need > arena.length) {
@@ -133,12 +138,19 @@ public final class EntryBuffer {
   /** Sorts the entries into unsigned byte order. Equal entries are all kept. */
   public void sort() {
     sortedByArrival = false;
-    if (stride > 0) {
-      return; // compacted: in order, and nothing was added since (add restores the pairs)
+    if (stride > 0 || packed != null) {
+      return; // compacted or packed: in order, and nothing was added since (add restores pairs)
     }
     int base = start();
     if (arrivalOrder && ridOrder && isFixedLength()) {
       arrivalOrder = false;
+      packed = PackedEntries.sort(arena, base, n, fixedLength);
+      if (packed != null) {
+        sortedByArrival = true;
+        prefixesLoaded = false;
+        sorted = true;
+        return;
+      }
       if (ArrivalOrderSort.sort(arena, base, n, fixedLength)) {
         sortedByArrival = true;
         prefixesLoaded = false;
@@ -187,6 +199,9 @@ public final class EntryBuffer {
 
   /** The bytes this buffer will hold after {@link #compact()}. */
   public long bytesWhenCompact() {
+    if (packed != null) {
+      return packed.compactBytes();
+    }
     return isFixedLength() ? dataLen : dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
   }
 
@@ -200,6 +215,14 @@ public final class EntryBuffer {
     checkSorted();
     if (stride > 0) {
       return null;
+    }
+    if (packed != null) {
+      if (!packed.compact()) {
+        return null;
+      }
+      byte[] old = arena;
+      arena = NO_BYTES;
+      return old;
     }
     boolean fixed = isFixedLength();
     int pairs = fixed ? 0 : INDEX_BYTES_PER_ENTRY * n;
@@ -226,6 +249,10 @@ public final class EntryBuffer {
 
   /** Back from the compact form to pairs, for an add after a compact: same sorted order. */
   private void restorePairs() {
+    if (packed != null) {
+      unpackToPairs();
+      return;
+    }
     int pairs = INDEX_BYTES_PER_ENTRY * n;
     byte[] next = new byte[(int) Math.min(capacity, Math.max(dataLen + pairs, 2L * arena.length))];
     System.arraycopy(arena, 0, next, 0, dataLen);
@@ -235,6 +262,22 @@ public final class EntryBuffer {
     }
     arena = next;
     stride = 0;
+  }
+
+  /** The packed entries written out as entries and pairs, in their sorted order. */
+  private void unpackToPairs() {
+    int len = packed.entryLength();
+    int pairs = INDEX_BYTES_PER_ENTRY * n;
+    long size = Math.min(capacity, Math.max((long) len * n + pairs, 2L * arena.length));
+    byte[] next = new byte[(int) Math.max(size, (long) len * n + pairs)];
+    int base = next.length - pairs;
+    for (int i = 0; i < n; i++) {
+      packed.unpack(i, next, i * len);
+      PrefixSort.putPair(next, base, i, 0, PrefixSort.ref(i * len, len));
+    }
+    arena = next;
+    dataLen = len * n;
+    packed = null;
   }
 
   /** Where entry {@code i} (in the current order) is: {@code offset << 32 | length}. */
@@ -249,7 +292,7 @@ public final class EntryBuffer {
   /** All entries in sorted order; {@link #sort()} first. The buffer must not change meanwhile. */
   public EntrySource source() {
     checkSorted();
-    return new Cursor(0, n);
+    return packed != null ? packed.source(0, n) : new Cursor(0, n);
   }
 
   /**
@@ -260,7 +303,7 @@ public final class EntryBuffer {
     checkSorted();
     int lo = from == null ? 0 : lowerBound(from);
     int hi = to == null ? n : lowerBound(to);
-    return new Cursor(lo, Math.max(lo, hi));
+    return packed != null ? packed.source(lo, Math.max(lo, hi)) : new Cursor(lo, Math.max(lo, hi));
   }
 
   /** Number of entries. */
@@ -270,6 +313,9 @@ public final class EntryBuffer {
 
   /** Entry bytes plus {@value #INDEX_BYTES_PER_ENTRY} per entry: what counts against capacity. */
   public long bytesUsed() {
+    if (packed != null && packed.isCompact()) {
+      return packed.compactBytes();
+    }
     return stride > 0 ? dataLen : dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
   }
 
@@ -279,13 +325,18 @@ public final class EntryBuffer {
 
   /** Bytes of the arena allocated now (at most the capacity). */
   public long bytesAllocated() {
-    return arena.length;
+    return arena.length + (packed != null && packed.isCompact() ? packed.compactBytes() : 0);
   }
 
   /** A copy of the {@code i}-th entry in the current order (sorted order after {@link #sort}). */
   public byte[] entryAt(int i) {
     if (i < 0 || i >= n) {
       throw new IndexOutOfBoundsException("entry " + i + " of " + n);
+    }
+    if (packed != null) {
+      byte[] e = new byte[packed.entryLength()];
+      packed.unpack(i, e, 0);
+      return e;
     }
     long r = refOf(i);
     int o = PrefixSort.offsetOf(r);
@@ -294,6 +345,7 @@ public final class EntryBuffer {
 
   /** Forgets every entry and keeps the arena for the next batch. */
   public void clear() {
+    packed = null;
     n = 0;
     dataLen = 0;
     sorted = true;
@@ -315,6 +367,9 @@ public final class EntryBuffer {
   }
 
   private int lowerBound(byte[] key) {
+    if (packed != null) {
+      return packed.lowerBound(key);
+    }
     int lo = 0;
     int hi = n;
     while (lo < hi) {
@@ -341,6 +396,11 @@ public final class EntryBuffer {
     System.arraycopy(arena, arena.length - pairs, next, next.length - pairs, pairs);
     arena = next;
     growths++;
+  }
+
+  /** Whether the entries are packed into longs ({@link PackedEntries}): a test's handle on it. */
+  boolean isPacked() {
+    return packed != null;
   }
 
   /** Whether the last {@link #sort()} took the arrival-order path: a test's handle on it. */
