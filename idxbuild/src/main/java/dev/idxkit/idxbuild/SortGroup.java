@@ -12,6 +12,7 @@ import dev.idxkit.idxbuild.sort.EntryBuffer;
 import dev.idxkit.idxbuild.sort.EntrySource;
 import dev.idxkit.idxbuild.sort.LoserTree;
 import dev.idxkit.idxbuild.sort.MultiPassMerge;
+import dev.idxkit.idxbuild.sort.PackedMerge;
 import dev.idxkit.idxbuild.sort.Run;
 import dev.idxkit.idxbuild.sort.RunReader;
 import dev.idxkit.idxbuild.sort.RunWriter;
@@ -65,6 +66,7 @@ final class SortGroup {
 
   int mergePasses;
   int ranges = 1;
+  private volatile boolean packedMerge;
   long mergeBytes;
   long finalRuns;
 
@@ -216,6 +218,8 @@ final class SortGroup {
         runsWritten.addAndGet(r.merges());
       }
       finalRuns = toMerge.size();
+      // All in memory and packed into longs: merged as longs (PackedMerge), if one layout fits.
+      packedMerge = toMerge.isEmpty() && !memory.isEmpty() && PackedMerge.unify(memory);
       List<byte[]> bounds =
           rangeThreads > 1 ? Splitters.split(toMerge, memory, rangeThreads) : List.of();
       if (bounds.isEmpty()) {
@@ -362,7 +366,7 @@ final class SortGroup {
       Cancel cancel,
       AtomicLong built) {
     Map<Integer, IndexBuild> builders = new HashMap<>();
-    try (LoserTree merged = new LoserTree(sources)) {
+    try (EntrySource merged = sources.size() == 1 ? sources.get(0) : new LoserTree(sources)) {
       IndexBuild current = null;
       long n = 0;
       while (merged.next()) {
@@ -385,9 +389,15 @@ final class SortGroup {
     return builders;
   }
 
-  /** Readers of the runs and buffers, limited to {@code [from, to)} (null: open). */
+  /**
+   * Readers of the runs and buffers, limited to {@code [from, to)} (null: open): one {@link
+   * PackedMerge} of the buffers when {@link #build} could unify them, else one reader each.
+   */
   private List<EntrySource> sources(
       List<Run> runs, List<EntryBuffer> memory, byte[] from, byte[] to) {
+    if (packedMerge) {
+      return List.of(PackedMerge.of(memory, from, to));
+    }
     List<EntrySource> sources = new ArrayList<>();
     try {
       for (Run r : runs) {

@@ -398,6 +398,11 @@ public final class EntryBuffer {
     growths++;
   }
 
+  /** The packed entries, or null when the entries are not packed. */
+  PackedEntries packed() {
+    return packed;
+  }
+
   /** Whether the entries are packed into longs ({@link PackedEntries}): a test's handle on it. */
   boolean isPacked() {
     return packed != null;

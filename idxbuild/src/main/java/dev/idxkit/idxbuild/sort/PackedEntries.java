@@ -42,6 +42,16 @@ import java.util.Arrays;
  * template {@code 00 07 01 80 00 ?? ??}, the two date bytes, and the RID {@code 4,123 << 16 | 9} as
  * 8 big-endian bytes.
  *
+ * <h2>One layout for a group</h2>
+ *
+ * Each buffer packs with its own {@link Layout}. For the final merge, {@link #common} finds one
+ * layout for all the kept buffers of a group - the union of their varying positions (with the
+ * positions where their constant bytes differ), their page span and their widest slots - and {@link
+ * #repack} rewrites each buffer's longs in it, in place and in the same order (a buffer's order
+ * does not depend on the layout). Then the buffers merge as plain longs ({@link PackedMerge}),
+ * without unpacking an entry to compare it. If the common layout passes 64 bits the buffers stay as
+ * they are and merge as byte entries.
+ *
  * <p>Memory: the sort uses the buffer's pair region ({@code 16 n} bytes, two arrays of {@code n}
  * longs) and 8 × 256 ints of counters; the result stays there until {@link #compact} copies the
  * {@code 8 n} bytes into an array of their own, after which the buffer's arena can be reused.
@@ -51,35 +61,44 @@ final class PackedEntries {
   private static final VarHandle BE_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
+  /**
+   * How longs map to entries: the constant bytes of the key part ({@code template}, entry length
+   * minus 8), the positions of the varying key bytes in ascending order ({@code at}), and the RID
+   * as {@code (page - firstPage) << slotBits | slot} in the low {@code ridBits} bits.
+   */
+  record Layout(byte[] template, int[] at, int ridBits, int slotBits, long firstPage) {
+    int entryLength() {
+      return template.length + 8;
+    }
+
+    /** The entry of {@code k}, written to {@code out[off, off + entryLength())}. */
+    void unpack(long k, byte[] out, int off) {
+      int keyLen = template.length;
+      System.arraycopy(template, 0, out, off, keyLen);
+      long key = ridBits == 64 ? 0 : k >>> ridBits;
+      for (int v = at.length - 1; v >= 0; v--) {
+        out[off + at[v]] = (byte) key;
+        key >>>= 8;
+      }
+      long r = ridBits == 64 ? k : k & ((1L << ridBits) - 1);
+      long page = firstPage + (r >>> slotBits);
+      long slot = r & ((1L << slotBits) - 1);
+      BE_LONG.set(out, off + keyLen, page << 16 | slot);
+    }
+  }
+
   private final int n;
   private final int len;
-  private final int keyLen;
-  private final byte[] template; // entry 0's key part: the constant bytes
-  private final int[] at; // the varying key positions, ascending
-  private final int ridBits;
-  private final int slotBits;
-  private final long firstPage;
+  private final long lastPage;
+  private Layout layout;
   private byte[] longs; // the sorted longs, native order, n of them from longsAt
   private int longsAt;
 
-  private PackedEntries(
-      int n,
-      int len,
-      byte[] template,
-      int[] at,
-      int ridBits,
-      int slotBits,
-      long firstPage,
-      byte[] longs,
-      int longsAt) {
+  private PackedEntries(int n, Layout layout, long lastPage, byte[] longs, int longsAt) {
     this.n = n;
-    this.len = len;
-    this.keyLen = len - 8;
-    this.template = template;
-    this.at = at;
-    this.ridBits = ridBits;
-    this.slotBits = slotBits;
-    this.firstPage = firstPage;
+    this.len = layout.entryLength();
+    this.layout = layout;
+    this.lastPage = lastPage;
     this.longs = longs;
     this.longsAt = longsAt;
   }
@@ -159,8 +178,121 @@ final class PackedEntries {
       src = dst;
       dst = t;
     }
-    return new PackedEntries(
-        n, len, Arrays.copyOf(data, keyLen), at, ridBits, slotBits, firstPage, data, src);
+    Layout layout = new Layout(Arrays.copyOf(data, keyLen), at, ridBits, slotBits, firstPage);
+    return new PackedEntries(n, layout, lastPage, data, src);
+  }
+
+  /**
+   * One layout for all of {@code parts} (see the class comment), or null if their entries differ in
+   * length or their varying bytes and RIDs together pass 64 bits.
+   */
+  static Layout common(java.util.List<PackedEntries> parts) {
+    if (parts.isEmpty()) {
+      return null;
+    }
+    Layout first = parts.get(0).layout;
+    byte[] template = first.template();
+    int keyLen = template.length;
+    boolean[] varying = new boolean[keyLen];
+    long firstPage = Long.MAX_VALUE;
+    long lastPage = 0;
+    int slotBits = 0;
+    for (PackedEntries p : parts) {
+      Layout l = p.layout;
+      if (l.template().length != keyLen) {
+        return null;
+      }
+      for (int a : l.at()) {
+        varying[a] = true;
+      }
+      for (int i = 0; i < keyLen; i++) {
+        varying[i] |= l.template()[i] != template[i];
+      }
+      firstPage = Math.min(firstPage, l.firstPage());
+      lastPage = Math.max(lastPage, p.lastPage);
+      slotBits = Math.max(slotBits, l.slotBits());
+    }
+    int ridBits = slotBits + bits(lastPage - firstPage);
+    int[] at = new int[keyLen];
+    int v = 0;
+    for (int i = 0; i < keyLen; i++) {
+      if (varying[i]) {
+        at[v++] = i;
+      }
+    }
+    if (8 * v + ridBits > 64) {
+      return null;
+    }
+    return new Layout(template, Arrays.copyOf(at, v), ridBits, slotBits, firstPage);
+  }
+
+  /**
+   * Rewrites the longs in {@code target}, a layout {@link #common} made for this buffer among
+   * others: same entries, same order.
+   */
+  void repack(Layout target) {
+    Layout from = layout;
+    if (from.equals(target)) {
+      return;
+    }
+    // For each varying byte of the target: which of ours it is (its shift in our key), or the
+    // constant byte our template has there.
+    int tv = target.at().length;
+    int[] shift = new int[tv];
+    int[] constant = new int[tv];
+    int[] ours = from.at();
+    for (int g = 0, v = 0; g < tv; g++) {
+      int pos = target.at()[g];
+      while (v < ours.length && ours[v] < pos) {
+        v++;
+      }
+      if (v < ours.length && ours[v] == pos) {
+        shift[g] = 8 * (ours.length - 1 - v);
+        constant[g] = -1;
+      } else {
+        constant[g] = from.template()[pos] & 0xFF;
+      }
+    }
+    long pageDelta = from.firstPage() - target.firstPage();
+    long slotMask = (1L << from.slotBits()) - 1;
+    if (Arrays.equals(ours, target.at()) && from.ridBits() < 64 && target.ridBits() < 64) {
+      // The usual case (buffers of one group vary in the same bytes): only the RID moves.
+      int fromBits = from.ridBits();
+      long ridMask = (1L << fromBits) - 1;
+      int fromSlot = from.slotBits();
+      int toSlot = target.slotBits();
+      int toBits = target.ridBits();
+      for (int i = 0, at = longsAt; i < n; i++, at += 8) {
+        long k = (long) LONG.get(longs, at);
+        long r = k & ridMask;
+        long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
+        LONG.set(longs, at, (k >>> fromBits) << toBits | rid);
+      }
+      layout = target;
+      return;
+    }
+    for (int i = 0, at = longsAt; i < n; i++, at += 8) {
+      long k = (long) LONG.get(longs, at);
+      long key = from.ridBits() == 64 ? 0 : k >>> from.ridBits();
+      long g = 0;
+      for (int j = 0; j < tv; j++) {
+        g = (g << 8) | (constant[j] >= 0 ? constant[j] : (key >>> shift[j]) & 0xFF);
+      }
+      long r = from.ridBits() == 64 ? k : k & ((1L << from.ridBits()) - 1);
+      long page = (r >>> from.slotBits()) + pageDelta;
+      long rid = page << target.slotBits() | (r & slotMask);
+      LONG.set(longs, at, target.ridBits() == 64 ? rid : (g << target.ridBits()) | rid);
+    }
+    layout = target;
+  }
+
+  Layout layout() {
+    return layout;
+  }
+
+  /** The {@code i}-th long in sorted order. */
+  long packedAt(int i) {
+    return (long) LONG.get(longs, longsAt + (i << 3));
   }
 
   /** Bits to hold {@code v >= 0}. */
@@ -178,7 +310,7 @@ final class PackedEntries {
 
   /** Bytes this takes once {@link #compact compacted}: the longs and the template. */
   long compactBytes() {
-    return 8L * n + keyLen + 4L * at.length;
+    return 8L * n + layout.template().length + 4L * layout.at().length;
   }
 
   boolean isCompact() {
@@ -200,17 +332,7 @@ final class PackedEntries {
 
   /** The {@code i}-th entry in sorted order, written to {@code out[off, off + len)}. */
   void unpack(int i, byte[] out, int off) {
-    long k = (long) LONG.get(longs, longsAt + (i << 3));
-    System.arraycopy(template, 0, out, off, keyLen);
-    long key = ridBits == 64 ? 0 : k >>> ridBits;
-    for (int v = at.length - 1; v >= 0; v--) {
-      out[off + at[v]] = (byte) key;
-      key >>>= 8;
-    }
-    long r = ridBits == 64 ? k : k & ((1L << ridBits) - 1);
-    long page = firstPage + (r >>> slotBits);
-    long slot = r & ((1L << slotBits) - 1);
-    BE_LONG.set(out, off + keyLen, page << 16 | slot);
+    layout.unpack(packedAt(i), out, off);
   }
 
   /** The first entry not below {@code key}, by binary search; {@code n} if none. */
