@@ -68,6 +68,9 @@ public final class EntryBuffer {
   private boolean arrivalOrder = true;
   private long lastRid;
   private boolean sortedByArrival;
+  // While every entry qualifies for the packed sort, add writes no pairs (prefix and reference);
+  // whatever needs them first writes them all (writePendingPairs).
+  private boolean pairsPending;
   // After compact() of entries that all have one length: that length, and the arena holds the
   // entries alone, entry i at i * stride (no pairs). 0: the pairs are in use.
   private int stride;
@@ -104,12 +107,17 @@ public final class EntryBuffer {
     }
     System.arraycopy(b, off, arena, dataLen, len);
     trackArrival(b, off, len);
-    PrefixSort.putPair(
-        arena,
-        start() - INDEX_BYTES_PER_ENTRY,
-        0,
-        Keys.prefix8(b, off, len),
-        PrefixSort.ref(dataLen, len));
+    if (arrivalOrder && ridOrder && isFixedLength()) {
+      pairsPending = true; // the packed sort needs no pairs; written if another sort does
+    } else {
+      writePendingPairs();
+      PrefixSort.putPair(
+          arena,
+          start() - INDEX_BYTES_PER_ENTRY,
+          0,
+          Keys.prefix8(b, off, len),
+          PrefixSort.ref(dataLen, len));
+    }
     dataLen += len;
     n++;
     sorted = n <= 1;
@@ -118,6 +126,25 @@ public final class EntryBuffer {
 
   public boolean add(byte[] entry) {
     return add(entry, 0, entry.length);
+  }
+
+  /**
+   * Writes the pairs {@code add} left out while every entry qualified for the packed sort: entry
+   * {@code j} of the {@code n} (all of one length, so at {@code j × length}) gets pair {@code n - 1
+   * - j}, as if each had been added with its pair.
+   */
+  private void writePendingPairs() {
+    if (!pairsPending) {
+      return;
+    }
+    pairsPending = false;
+    int base = arena.length - INDEX_BYTES_PER_ENTRY * n;
+    int len = n == 0 ? 0 : dataLen / n; // in add, before the new entry is counted
+    for (int j = 0; j < n; j++) {
+      int o = j * len;
+      PrefixSort.putPair(
+          arena, base, n - 1 - j, Keys.prefix8(arena, o, len), PrefixSort.ref(o, len));
+    }
   }
 
   private void trackArrival(byte[] b, int off, int len) {
@@ -146,11 +173,13 @@ public final class EntryBuffer {
       arrivalOrder = false;
       packed = PackedEntries.sort(arena, base, n, fixedLength);
       if (packed != null) {
+        pairsPending = false; // the pair region holds the packed longs now
         sortedByArrival = true;
         prefixesLoaded = false;
         sorted = true;
         return;
       }
+      writePendingPairs();
       if (ArrivalOrderSort.sort(arena, base, n, fixedLength)) {
         sortedByArrival = true;
         prefixesLoaded = false;
@@ -159,6 +188,7 @@ public final class EntryBuffer {
       }
     }
     arrivalOrder = false;
+    writePendingPairs();
     if (!prefixesLoaded) {
       for (int i = 0; i < n; i++) {
         long r = PrefixSort.refAt(arena, base, i);
@@ -213,6 +243,7 @@ public final class EntryBuffer {
   /** Compacts; returns the arena replaced, or null when nothing was replaced. */
   private byte[] compactInto() {
     checkSorted();
+    writePendingPairs();
     if (stride > 0) {
       return null;
     }
@@ -282,6 +313,7 @@ public final class EntryBuffer {
 
   /** Where entry {@code i} (in the current order) is: {@code offset << 32 | length}. */
   private long refOf(int i) {
+    writePendingPairs();
     return stride > 0 ? PrefixSort.ref(i * stride, stride) : PrefixSort.refAt(arena, start(), i);
   }
 
@@ -292,6 +324,7 @@ public final class EntryBuffer {
   /** All entries in sorted order; {@link #sort()} first. The buffer must not change meanwhile. */
   public EntrySource source() {
     checkSorted();
+    writePendingPairs();
     return packed != null ? packed.source(0, n) : new Cursor(0, n);
   }
 
@@ -301,6 +334,7 @@ public final class EntryBuffer {
    */
   public EntrySource source(byte[] from, byte[] to) {
     checkSorted();
+    writePendingPairs();
     int lo = from == null ? 0 : lowerBound(from);
     int hi = to == null ? n : lowerBound(to);
     return packed != null ? packed.source(lo, Math.max(lo, hi)) : new Cursor(lo, Math.max(lo, hi));
@@ -346,6 +380,7 @@ public final class EntryBuffer {
   /** Forgets every entry and keeps the arena for the next batch. */
   public void clear() {
     packed = null;
+    pairsPending = false;
     n = 0;
     dataLen = 0;
     sorted = true;
@@ -392,8 +427,10 @@ public final class EntryBuffer {
     long want = Math.max(need, Math.min(capacity, Math.max(2L * arena.length, MIN_ARENA)));
     byte[] next = new byte[(int) want];
     System.arraycopy(arena, 0, next, 0, dataLen);
-    int pairs = INDEX_BYTES_PER_ENTRY * n;
-    System.arraycopy(arena, arena.length - pairs, next, next.length - pairs, pairs);
+    if (!pairsPending) {
+      int pairs = INDEX_BYTES_PER_ENTRY * n;
+      System.arraycopy(arena, arena.length - pairs, next, next.length - pairs, pairs);
+    }
     arena = next;
     growths++;
   }
