@@ -140,10 +140,14 @@ final class PackedEntries {
       }
     }
     at = Arrays.copyOf(at, varying);
-    // 2. Pack into the lower half of the pair region, counting the key digits.
+    // 2. Pack into the lower half of the pair region, counting the key digits, and noting whether
+    // the entries came in order already (a key that grows with the RID: a primary key loaded in
+    // key order), which needs no pass at all.
     int[][] counts = new int[varying][256];
     int lower = base;
     int upper = base + (n << 3);
+    boolean inOrder = true;
+    long prev = 0;
     for (int j = 0, off = 0; j < n; j++, off += len) {
       long k = 0;
       for (int v = 0; v < varying; v++) {
@@ -153,13 +157,16 @@ final class PackedEntries {
       }
       long rid = (long) BE_LONG.get(data, off + keyLen);
       long r = ((rid >>> 16) - firstPage) << slotBits | (rid & 0xFFFF);
-      LONG.set(data, lower + (j << 3), ridBits == 64 ? r : (k << ridBits) | r);
+      long packed = ridBits == 64 ? r : (k << ridBits) | r;
+      inOrder &= Long.compareUnsigned(prev, packed) <= 0;
+      prev = packed;
+      LONG.set(data, lower + (j << 3), packed);
     }
     // 3. LSD passes over the key digits, skipping digits shared by all.
     int src = lower;
     int dst = upper;
     int[] pos = new int[256];
-    for (int d = 0; d < varying; d++) {
+    for (int d = inOrder ? varying : 0; d < varying; d++) {
       int[] c = counts[d];
       int shift = ridBits + (d << 3);
       if (c[(int) ((long) LONG.get(data, src) >>> shift) & 0xFF] == n) {
