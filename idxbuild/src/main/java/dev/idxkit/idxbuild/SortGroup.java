@@ -367,18 +367,26 @@ final class SortGroup {
       AtomicLong built) {
     Map<Integer, IndexBuild> builders = new HashMap<>();
     try (EntrySource merged = sources.size() == 1 ? sources.get(0) : new LoserTree(sources)) {
-      IndexBuild current = null;
-      long n = 0;
+      if (!merged.next()) {
+        return builders;
+      }
+      // The first entry of each index starts its builder outside the loop: the loop is compiled
+      // once for all groups, and a branch it never took for the group it was compiled for (a new
+      // index, a builder's first leaf) would send every later group's first entry back to the
+      // interpreter and the loop to the compiler again.
+      IndexBuild current = start(merged, newBuild, builders);
+      int id = current.index.id();
+      long n = 1;
       while (merged.next()) {
         byte[] a = merged.array();
         int off = merged.offset();
         int len = merged.length();
-        int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
-        if (current == null || current.index.id() != id) {
-          current = newBuild.apply(catalog.index(id));
-          builders.put(id, current);
+        if ((((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF)) != id) {
+          current = start(merged, newBuild, builders);
+          id = current.index.id();
+        } else {
+          current.add(a, off + 2, len - 2);
         }
-        current.add(a, off + 2, len - 2);
         if ((++n & 0xFFF) == 0) {
           built.addAndGet(0x1000);
           cancel.check();
@@ -387,6 +395,20 @@ final class SortGroup {
       built.addAndGet(n & 0xFFF);
     }
     return builders;
+  }
+
+  /** A builder for the index of {@code merged}'s current entry, given that entry. */
+  private IndexBuild start(
+      EntrySource merged,
+      java.util.function.Function<IndexInfo, IndexBuild> newBuild,
+      Map<Integer, IndexBuild> builders) {
+    byte[] a = merged.array();
+    int off = merged.offset();
+    int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
+    IndexBuild b = newBuild.apply(catalog.index(id));
+    builders.put(id, b);
+    b.add(a, off + 2, merged.length() - 2);
+    return b;
   }
 
   /**
