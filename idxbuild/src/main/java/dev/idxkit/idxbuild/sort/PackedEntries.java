@@ -114,17 +114,12 @@ final class PackedEntries {
     if (n < 1 || keyLen < 0) {
       return null;
     }
-    // 1. Varying key bytes (reading 8 at a time into the RID bytes is in bounds; the mask below
-    // drops them) and the largest slot.
-    int words = (keyLen + 7) >>> 3;
-    long[] diff = new long[words];
-    int maxSlot = 0;
-    for (int off = 0, end = n * len; off < end; off += len) {
-      for (int w = 0; w < words; w++) {
-        diff[w] |= (long) BE_LONG.get(data, off + (w << 3)) ^ (long) BE_LONG.get(data, w << 3);
-      }
-      maxSlot = Math.max(maxSlot, (int) ((long) BE_LONG.get(data, off + keyLen) & 0xFFFF));
-    }
+    // Each step is a method with one loop, so that each compiles on its own (a method with four
+    // loops, called once per buffer, was compiled loop by loop on stack replacement, a dozen times
+    // over a rebuild).
+    // 1. Varying key bytes and the largest slot.
+    long[] diff = new long[(keyLen + 7) >>> 3];
+    int maxSlot = varyingBytes(data, n, len, diff);
     long firstPage = (long) BE_LONG.get(data, keyLen) >>> 16;
     long lastPage = (long) BE_LONG.get(data, (n - 1) * len + keyLen) >>> 16;
     int slotBits = bits(maxSlot);
@@ -140,29 +135,15 @@ final class PackedEntries {
       }
     }
     at = Arrays.copyOf(at, varying);
-    // 2. Pack into the lower half of the pair region, counting the key digits, and noting whether
-    // the entries came in order already (a key that grows with the RID: a primary key loaded in
-    // key order), which needs no pass at all.
+    Layout layout = new Layout(Arrays.copyOf(data, keyLen), at, ridBits, slotBits, firstPage);
+    // 2. Pack into the lower half of the pair region, counting the key digits.
     int[][] counts = new int[varying][256];
     int lower = base;
     int upper = base + (n << 3);
-    boolean inOrder = true;
-    long prev = 0;
-    for (int j = 0, off = 0; j < n; j++, off += len) {
-      long k = 0;
-      for (int v = 0; v < varying; v++) {
-        int b = data[off + at[v]] & 0xFF;
-        k = (k << 8) | b;
-        counts[varying - 1 - v][b]++;
-      }
-      long rid = (long) BE_LONG.get(data, off + keyLen);
-      long r = ((rid >>> 16) - firstPage) << slotBits | (rid & 0xFFFF);
-      long packed = ridBits == 64 ? r : (k << ridBits) | r;
-      inOrder &= Long.compareUnsigned(prev, packed) <= 0;
-      prev = packed;
-      LONG.set(data, lower + (j << 3), packed);
-    }
-    // 3. LSD passes over the key digits, skipping digits shared by all.
+    boolean inOrder = pack(data, n, len, layout, counts, lower);
+    // 3. LSD passes over the key digits, skipping digits shared by all; none at all when the
+    // entries came in order already (a key that grows with the RID: a primary key loaded in key
+    // order).
     int src = lower;
     int dst = upper;
     int[] pos = new int[256];
@@ -177,16 +158,69 @@ final class PackedEntries {
         pos[b] = sum;
         sum += c[b];
       }
-      for (int i = 0; i < n; i++) {
-        long k = (long) LONG.get(data, src + (i << 3));
-        LONG.set(data, dst + (pos[(int) (k >>> shift) & 0xFF]++ << 3), k);
-      }
+      radixPass(data, src, dst, n, shift, pos);
       int t = src;
       src = dst;
       dst = t;
     }
-    Layout layout = new Layout(Arrays.copyOf(data, keyLen), at, ridBits, slotBits, firstPage);
     return new PackedEntries(n, layout, lastPage, data, src);
+  }
+
+  /**
+   * ORs into {@code diff} (big-endian words of the key part) where each entry differs from entry 0
+   * and returns the largest slot. Reading 8 bytes at a time runs into the RID bytes, in bounds; the
+   * caller looks at key bytes only.
+   */
+  private static int varyingBytes(byte[] data, int n, int len, long[] diff) {
+    int keyLen = len - 8;
+    int words = diff.length;
+    int maxSlot = 0;
+    for (int off = 0, end = n * len; off < end; off += len) {
+      for (int w = 0; w < words; w++) {
+        diff[w] |= (long) BE_LONG.get(data, off + (w << 3)) ^ (long) BE_LONG.get(data, w << 3);
+      }
+      maxSlot = Math.max(maxSlot, (int) ((long) BE_LONG.get(data, off + keyLen) & 0xFFFF));
+    }
+    return maxSlot;
+  }
+
+  /**
+   * Packs entry {@code j} into the long at {@code data[to + 8 j]} with {@code layout}, counting
+   * each varying key byte's values in {@code counts} (last byte first); true if the longs came out
+   * in non-decreasing order.
+   */
+  private static boolean pack(byte[] data, int n, int len, Layout layout, int[][] counts, int to) {
+    int keyLen = len - 8;
+    int[] at = layout.at();
+    int varying = at.length;
+    int ridBits = layout.ridBits();
+    int slotBits = layout.slotBits();
+    long firstPage = layout.firstPage();
+    boolean inOrder = true;
+    long prev = 0;
+    for (int j = 0, off = 0; j < n; j++, off += len) {
+      long k = 0;
+      for (int v = 0; v < varying; v++) {
+        int b = data[off + at[v]] & 0xFF;
+        k = (k << 8) | b;
+        counts[varying - 1 - v][b]++;
+      }
+      long rid = (long) BE_LONG.get(data, off + keyLen);
+      long r = ((rid >>> 16) - firstPage) << slotBits | (rid & 0xFFFF);
+      long packed = ridBits == 64 ? r : (k << ridBits) | r;
+      inOrder &= Long.compareUnsigned(prev, packed) <= 0;
+      prev = packed;
+      LONG.set(data, to + (j << 3), packed);
+    }
+    return inOrder;
+  }
+
+  /** One stable counting pass: the {@code n} longs at {@code src} to {@code dst} by a byte. */
+  private static void radixPass(byte[] data, int src, int dst, int n, int shift, int[] pos) {
+    for (int i = 0; i < n; i++) {
+      long k = (long) LONG.get(data, src + (i << 3));
+      LONG.set(data, dst + (pos[(int) (k >>> shift) & 0xFF]++ << 3), k);
+    }
   }
 
   /**
