@@ -66,7 +66,7 @@ final class SortGroup {
 
   int mergePasses;
   int ranges = 1;
-  private volatile boolean packedMerge;
+  private volatile PackedMerge.Group packedMerge;
   long mergeBytes;
   long finalRuns;
 
@@ -219,7 +219,7 @@ final class SortGroup {
       }
       finalRuns = toMerge.size();
       // All in memory and packed into longs: merged as longs (PackedMerge), if one layout fits.
-      packedMerge = toMerge.isEmpty() && !memory.isEmpty() && PackedMerge.unify(memory);
+      packedMerge = toMerge.isEmpty() && !memory.isEmpty() ? PackedMerge.unify(memory) : null;
       List<byte[]> bounds =
           rangeThreads > 1 ? Splitters.split(toMerge, memory, rangeThreads) : List.of();
       if (bounds.isEmpty()) {
@@ -417,8 +417,9 @@ final class SortGroup {
    */
   private List<EntrySource> sources(
       List<Run> runs, List<EntryBuffer> memory, byte[] from, byte[] to) {
-    if (packedMerge) {
-      return List.of(PackedMerge.of(memory, from, to));
+    PackedMerge.Group packed = packedMerge;
+    if (packed != null) {
+      return List.of(packed.merge(from, to));
     }
     List<EntrySource> sources = new ArrayList<>();
     try {

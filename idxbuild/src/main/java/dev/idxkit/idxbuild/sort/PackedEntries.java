@@ -46,11 +46,10 @@ import java.util.Arrays;
  *
  * Each buffer packs with its own {@link Layout}. For the final merge, {@link #common} finds one
  * layout for all the kept buffers of a group - the union of their varying positions (with the
- * positions where their constant bytes differ), their page span and their widest slots - and {@link
- * #repack} rewrites each buffer's longs in it, in place and in the same order (a buffer's order
- * does not depend on the layout). Then the buffers merge as plain longs ({@link PackedMerge}),
- * without unpacking an entry to compare it. If the common layout passes 64 bits the buffers stay as
- * they are and merge as byte entries.
+ * positions where their constant bytes differ), their page span and their widest slots - and each
+ * long is {@link Recode recoded} into it as the merge loads it (a buffer's order does not depend on
+ * the layout). So the buffers merge as plain longs ({@link PackedMerge}), without unpacking an
+ * entry to compare it. If the common layout passes 64 bits they merge as byte entries.
  *
  * <p>Memory: the sort uses the buffer's pair region ({@code 16 n} bytes, two arrays of {@code n}
  * longs) and 8 × 256 ints of counters; the result stays there until {@link #compact} copies the
@@ -268,63 +267,66 @@ final class PackedEntries {
   }
 
   /**
-   * Rewrites the longs in {@code target}, a layout {@link #common} made for this buffer among
-   * others: same entries, same order.
+   * Rewrites longs of {@code from} into {@code to}, a layout {@link #common} made for {@code from}
+   * among others: the same entry, so the order of a buffer's longs is kept. {@link PackedMerge}
+   * recodes each long as it loads it, so a buffer is never rewritten (and its own readers go on
+   * reading it with its own layout).
    */
-  void repack(Layout target) {
-    Layout from = layout;
-    if (from.equals(target)) {
-      return;
-    }
-    // For each varying byte of the target: which of ours it is (its shift in our key), or the
-    // constant byte our template has there.
-    int tv = target.at().length;
-    int[] shift = new int[tv];
-    int[] constant = new int[tv];
-    int[] ours = from.at();
-    for (int g = 0, v = 0; g < tv; g++) {
-      int pos = target.at()[g];
-      while (v < ours.length && ours[v] < pos) {
-        v++;
+  static final class Recode {
+    private final boolean sameBytes;
+    private final int fromBits;
+    private final int fromSlot;
+    private final long slotMask;
+    private final long pageDelta;
+    private final int toBits;
+    private final int toSlot;
+    // The general case: for each varying byte of the target, the shift of ours it is, or -1 and
+    // the constant byte our template has there.
+    private final int[] shift;
+    private final int[] constant;
+
+    Recode(Layout from, Layout to) {
+      this.fromBits = from.ridBits();
+      this.fromSlot = from.slotBits();
+      this.slotMask = (1L << fromSlot) - 1;
+      this.pageDelta = from.firstPage() - to.firstPage();
+      this.toBits = to.ridBits();
+      this.toSlot = to.slotBits();
+      this.sameBytes = Arrays.equals(from.at(), to.at()) && fromBits < 64 && toBits < 64;
+      int tv = to.at().length;
+      this.shift = new int[tv];
+      this.constant = new int[tv];
+      int[] ours = from.at();
+      for (int g = 0, v = 0; g < tv; g++) {
+        int pos = to.at()[g];
+        while (v < ours.length && ours[v] < pos) {
+          v++;
+        }
+        if (v < ours.length && ours[v] == pos) {
+          shift[g] = 8 * (ours.length - 1 - v);
+          constant[g] = -1;
+        } else {
+          constant[g] = from.template()[pos] & 0xFF;
+        }
       }
-      if (v < ours.length && ours[v] == pos) {
-        shift[g] = 8 * (ours.length - 1 - v);
-        constant[g] = -1;
-      } else {
-        constant[g] = from.template()[pos] & 0xFF;
-      }
     }
-    long pageDelta = from.firstPage() - target.firstPage();
-    long slotMask = (1L << from.slotBits()) - 1;
-    if (Arrays.equals(ours, target.at()) && from.ridBits() < 64 && target.ridBits() < 64) {
-      // The usual case (buffers of one group vary in the same bytes): only the RID moves.
-      int fromBits = from.ridBits();
-      long ridMask = (1L << fromBits) - 1;
-      int fromSlot = from.slotBits();
-      int toSlot = target.slotBits();
-      int toBits = target.ridBits();
-      for (int i = 0, at = longsAt; i < n; i++, at += 8) {
-        long k = (long) LONG.get(longs, at);
-        long r = k & ridMask;
+
+    long apply(long k) {
+      if (sameBytes) {
+        // The usual case (buffers of one group vary in the same bytes): only the RID moves.
+        long r = k & ((1L << fromBits) - 1);
         long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
-        LONG.set(longs, at, (k >>> fromBits) << toBits | rid);
+        return (k >>> fromBits) << toBits | rid;
       }
-      layout = target;
-      return;
-    }
-    for (int i = 0, at = longsAt; i < n; i++, at += 8) {
-      long k = (long) LONG.get(longs, at);
-      long key = from.ridBits() == 64 ? 0 : k >>> from.ridBits();
+      long key = fromBits == 64 ? 0 : k >>> fromBits;
       long g = 0;
-      for (int j = 0; j < tv; j++) {
+      for (int j = 0; j < shift.length; j++) {
         g = (g << 8) | (constant[j] >= 0 ? constant[j] : (key >>> shift[j]) & 0xFF);
       }
-      long r = from.ridBits() == 64 ? k : k & ((1L << from.ridBits()) - 1);
-      long page = (r >>> from.slotBits()) + pageDelta;
-      long rid = page << target.slotBits() | (r & slotMask);
-      LONG.set(longs, at, target.ridBits() == 64 ? rid : (g << target.ridBits()) | rid);
+      long r = fromBits == 64 ? k : k & ((1L << fromBits) - 1);
+      long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
+      return toBits == 64 ? rid : (g << toBits) | rid;
     }
-    layout = target;
   }
 
   Layout layout() {

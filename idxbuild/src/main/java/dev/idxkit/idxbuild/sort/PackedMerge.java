@@ -3,10 +3,11 @@ package dev.idxkit.idxbuild.sort;
 import java.util.List;
 
 /**
- * K-way merge of packed buffers that share one {@link PackedEntries.Layout}: the {@link LoserTree}
- * of Knuth (vol. 3, 5.4.1) played on the buffers' longs, whose unsigned order is the entries'
- * order, so a match is one compare of two longs instead of two cached prefixes and, on a tie, the
- * bytes. Only the winner is unpacked, into this source's own array.
+ * K-way merge of packed buffers in one {@link PackedEntries.Layout}: the {@link LoserTree} of Knuth
+ * (vol. 3, 5.4.1) played on the buffers' longs, each {@link PackedEntries.Recode recoded} into the
+ * common layout as it is loaded, whose unsigned order is then the entries' order, so a match is one
+ * compare of two longs instead of two cached prefixes and, on a tie, the bytes. Only the winner is
+ * unpacked, into this source's own array.
  *
  * <p>Call order: as any {@link EntrySource}: {@link #next()} until false, then {@link #close()}
  * (nothing to release). Each part merges its index range {@code [from[i], to[i])}, so a group cut
@@ -22,6 +23,7 @@ import java.util.List;
  */
 public final class PackedMerge implements EntrySource {
   private final PackedEntries[] parts;
+  private final PackedEntries.Recode[] recode;
   private final PackedEntries.Layout layout;
   private final int k;
   private final int[] pos;
@@ -34,18 +36,18 @@ public final class PackedMerge implements EntrySource {
   private boolean finished;
 
   /**
-   * @param parts buffers repacked to one layout ({@link PackedEntries#repack})
+   * @param parts packed buffers
+   * @param layout a layout {@link PackedEntries#common} made for them
    * @param from the first entry of each part to merge
    * @param to the end of each part's range
    */
-  PackedMerge(List<PackedEntries> parts, int[] from, int[] to) {
+  PackedMerge(List<PackedEntries> parts, PackedEntries.Layout layout, int[] from, int[] to) {
     this.parts = parts.toArray(new PackedEntries[0]);
     this.k = this.parts.length;
-    this.layout = k == 0 ? null : this.parts[0].layout();
-    for (PackedEntries p : this.parts) {
-      if (p.layout() != layout) {
-        throw new IllegalArgumentException("packed buffers of different layouts cannot merge");
-      }
+    this.layout = layout;
+    this.recode = new PackedEntries.Recode[k];
+    for (int i = 0; i < k; i++) {
+      recode[i] = new PackedEntries.Recode(this.parts[i].layout(), layout);
     }
     this.pos = from.clone();
     this.end = to.clone();
@@ -56,44 +58,49 @@ public final class PackedMerge implements EntrySource {
   }
 
   /**
-   * Brings {@code buffers} to one layout ({@link PackedEntries#common}) when every one is packed
-   * and one layout fits; true if it did, and {@link #of} can then merge them. Call once the buffers
-   * are final (no more adds), before any reads; not thread-safe.
+   * The buffers of a group, all packed, with one layout for them: what {@link #merge} reads.
+   * Immutable; merges of several key ranges may run at once.
    */
-  public static boolean unify(List<EntryBuffer> buffers) {
+  public static final class Group {
+    private final List<EntryBuffer> buffers;
+    private final PackedEntries.Layout layout;
+
+    private Group(List<EntryBuffer> buffers, PackedEntries.Layout layout) {
+      this.buffers = List.copyOf(buffers);
+      this.layout = layout;
+    }
+
+    /** A merge of the entries in {@code [from, to)} (a null bound is open): a new reader. */
+    public PackedMerge merge(byte[] from, byte[] to) {
+      List<PackedEntries> parts = new java.util.ArrayList<>();
+      int[] lo = new int[buffers.size()];
+      int[] hi = new int[buffers.size()];
+      for (int i = 0; i < buffers.size(); i++) {
+        PackedEntries p = buffers.get(i).packed();
+        parts.add(p);
+        lo[i] = from == null ? 0 : p.lowerBound(from);
+        hi[i] = Math.max(lo[i], to == null ? p.size() : p.lowerBound(to));
+      }
+      return new PackedMerge(parts, layout, lo, hi);
+    }
+  }
+
+  /**
+   * {@code buffers} as a {@link Group} when every one is packed and one layout fits them all
+   * ({@link PackedEntries#common}); null otherwise, and they merge as byte entries. Call once the
+   * buffers are final (no more adds).
+   */
+  public static Group unify(List<EntryBuffer> buffers) {
     List<PackedEntries> parts = new java.util.ArrayList<>();
     for (EntryBuffer b : buffers) {
       PackedEntries p = b.packed();
       if (p == null) {
-        return false;
+        return null;
       }
       parts.add(p);
     }
     PackedEntries.Layout common = PackedEntries.common(parts);
-    if (common == null) {
-      return false;
-    }
-    for (PackedEntries p : parts) {
-      p.repack(common);
-    }
-    return true;
-  }
-
-  /**
-   * A merge of the entries in {@code [from, to)} (a null bound is open) of buffers {@link #unify}
-   * brought to one layout. Each call is a new, independent reader.
-   */
-  public static PackedMerge of(List<EntryBuffer> buffers, byte[] from, byte[] to) {
-    List<PackedEntries> parts = new java.util.ArrayList<>();
-    int[] lo = new int[buffers.size()];
-    int[] hi = new int[buffers.size()];
-    for (int i = 0; i < buffers.size(); i++) {
-      PackedEntries p = buffers.get(i).packed();
-      parts.add(p);
-      lo[i] = from == null ? 0 : p.lowerBound(from);
-      hi[i] = Math.max(lo[i], to == null ? p.size() : p.lowerBound(to));
-    }
-    return new PackedMerge(parts, lo, hi);
+    return common == null ? null : new Group(buffers, common);
   }
 
   @Override
@@ -126,7 +133,7 @@ public final class PackedMerge implements EntrySource {
 
   private void load(int i) {
     if (pos[i] < end[i]) {
-      head[i] = parts[i].packedAt(pos[i]) ^ Long.MIN_VALUE;
+      head[i] = recode[i].apply(parts[i].packedAt(pos[i])) ^ Long.MIN_VALUE;
     } else {
       done[i] = true;
       head[i] = Long.MAX_VALUE;
