@@ -260,7 +260,13 @@ public final class BulkWrite implements AutoCloseable {
         bufStart = pageNo;
       }
       int at = buf.position();
-      writer.storeOf(buf).write(at, page.store(), page.base(), pageSize);
+      byte[] a = page.array();
+      if (a != null) {
+        buf.put(
+            at, a, page.arrayOffset(), pageSize); // a plain copy; Chronicle's went 8 bytes a step
+      } else {
+        writer.storeOf(buf).write(at, page.store(), page.base(), pageSize);
+      }
       buf.position(at + pageSize);
       pagesWritten++;
     }

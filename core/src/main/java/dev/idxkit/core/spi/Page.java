@@ -167,6 +167,16 @@ public final class Page {
     return store;
   }
 
+  /** The Java array holding the page when it is one ({@code BytesStore.wrap(byte[])}), or null. */
+  byte[] array() {
+    return array;
+  }
+
+  /** Where the page starts in {@link #array()}. */
+  int arrayOffset() {
+    return at;
+  }
+
   public long base() {
     return base;
   }
