@@ -75,7 +75,7 @@ class PackedMergeTest {
         }
         int maxSlot = r.nextBoolean() ? 0 : 1 + r.nextInt(200);
         buffers.add(buffer(r, 1 + r.nextInt(2000), page, keyBytes, mask, maxSlot, all));
-        page += 1000 + r.nextInt(100_000);
+        page += 10_000 + r.nextInt(100_000); // past every page the buffer used: RIDs are unique
       }
       String what = "round " + round + "; " + repro;
       List<byte[]> expected = TestEntries.sorted(all);
