@@ -104,10 +104,19 @@ final class ScanPhase {
     w.handOver();
   }
 
-  /** One worker's buffers and scratch space. */
+  /**
+   * One worker's buffers and scratch space. The loops are split by level - a chunk ({@link #scan}),
+   * a page ({@link #scanPage}), a record ({@link #addRecord}) - so each compiles on its own and
+   * early: one method holding all three was recompiled several times over a rebuild (its loops
+   * compiled one at a time on stack replacement), a third of a cold rebuild's CPU going to the JIT.
+   */
   private final class Worker {
     private final EntryBuffer[] buffers = new EntryBuffer[groups.size()];
     private final GrowableBytes entry = new GrowableBytes(256);
+    // The current chunk's table: its selected indexes, their extractors and groups.
+    private IndexInfo[] indexes = new IndexInfo[0];
+    private KeyExtractor[] extractors = new KeyExtractor[0];
+    private SortGroup[] groupOf = new SortGroup[0];
     // Counted here and added to the shared totals once per chunk: the workers would otherwise
     // contend on one cache line for every row and every key.
     private long chunkRows;
@@ -116,60 +125,74 @@ final class ScanPhase {
     void scan(Chunk c) {
       TableInfo t = c.table();
       List<IndexInfo> selected = new ArrayList<>();
-      List<KeyExtractor> extractors = new ArrayList<>();
       for (IndexInfo ix : t.indexes()) {
         if (ix.id() < groupOfIndex.length && groupOfIndex[ix.id()] != null) {
           selected.add(ix);
-          extractors.add(groupOfIndex[ix.id()].extractor(ix));
         }
+      }
+      indexes = selected.toArray(new IndexInfo[0]);
+      extractors = new KeyExtractor[indexes.length];
+      groupOf = new SortGroup[indexes.length];
+      for (int i = 0; i < indexes.length; i++) {
+        groupOf[i] = groupOfIndex[indexes[i].id()];
+        extractors[i] = groupOf[i].extractor(indexes[i]);
       }
       PageAccess pa = pages.apply(t.area());
       ScanReadAhead readAhead = new ScanReadAhead(pa.pageSize());
       for (long p = c.first(); p < c.first() + c.pages(); p++) {
         readAhead.before(pa, p);
-        Page page = pa.read(p);
-        if (page.type() != PageType.HEAP) {
-          throw new CorruptPageException(
-              Path.of(pa.name()), p, "page of table " + t.name() + " is not a heap page");
-        }
-        int slots = HeapPage.slotCount(page);
-        for (int s = 0; s < slots; s++) {
-          if (!HeapPage.isLive(page, s)) {
-            continue;
-          }
-          long rid = Rid.of(p, s);
-          BytesStore<?, ?> store;
-          long off;
-          int len;
-          if (HeapPage.isOverflow(page, s)) {
-            byte[] rec = Overflow.readRecord(pa, page, s);
-            store = BytesStore.wrap(rec);
-            off = 0;
-            len = rec.length;
-          } else {
-            store = page.store();
-            off = page.base() + HeapPage.recordOffset(page, s);
-            len = HeapPage.recordLength(page, s);
-          }
-          for (int i = 0; i < selected.size(); i++) {
-            IndexInfo ix = selected.get(i);
-            entry.reset();
-            entry.appendShort(ix.id());
-            extractors.get(i).extract(store, off, len, entry);
-            entry.appendRid(rid);
-            if (entry.length() - 2 > maxEntry) {
-              throw new KeyTooLongException(ix.name(), entry.length() - 2, maxEntry);
-            }
-            add(groupOfIndex[ix.id()], entry);
-          }
-          chunkRows++;
-        }
+        scanPage(pa, t, p);
         pagesDone.incrementAndGet();
       }
       rows.addAndGet(chunkRows);
       keys.addAndGet(chunkKeys);
       chunkRows = 0;
       chunkKeys = 0;
+    }
+
+    /** Every live record of heap page {@code p}: one slot read each, bounds checked. */
+    private void scanPage(PageAccess pa, TableInfo t, long p) {
+      Page page = pa.read(p);
+      if (page.type() != PageType.HEAP) {
+        throw new CorruptPageException(
+            Path.of(pa.name()), p, "page of table " + t.name() + " is not a heap page");
+      }
+      int slots = HeapPage.slotCount(page);
+      int dataStart = HeapPage.dataStart(page);
+      BytesStore<?, ?> store = page.store();
+      long base = page.base();
+      for (int s = 0; s < slots; s++) {
+        int w = HeapPage.slotWord(page, s);
+        int off = HeapPage.wordOffset(w);
+        if (off == 0) {
+          continue; // a deleted slot
+        }
+        int len = HeapPage.wordLength(w);
+        HeapPage.checkBounds(page, s, off, len, dataStart);
+        long rid = Rid.of(p, s);
+        if (HeapPage.wordIsOverflow(w)) {
+          byte[] rec = Overflow.readRecord(pa, page, s);
+          addRecord(BytesStore.wrap(rec), 0, rec.length, rid);
+        } else {
+          addRecord(store, base + off, len, rid);
+        }
+      }
+    }
+
+    /** One entry per selected index for the record at {@code store[off, off + len)}. */
+    private void addRecord(BytesStore<?, ?> store, long off, int len, long rid) {
+      for (int i = 0; i < indexes.length; i++) {
+        IndexInfo ix = indexes[i];
+        entry.reset();
+        entry.appendShort(ix.id());
+        extractors[i].extract(store, off, len, entry);
+        entry.appendRid(rid);
+        if (entry.length() - 2 > maxEntry) {
+          throw new KeyTooLongException(ix.name(), entry.length() - 2, maxEntry);
+        }
+        add(groupOf[i], entry);
+      }
+      chunkRows++;
     }
 
     private void add(SortGroup g, GrowableBytes e) {

@@ -12,6 +12,7 @@ import dev.idxkit.idxbuild.sort.EntryBuffer;
 import dev.idxkit.idxbuild.sort.EntrySource;
 import dev.idxkit.idxbuild.sort.LoserTree;
 import dev.idxkit.idxbuild.sort.MultiPassMerge;
+import dev.idxkit.idxbuild.sort.PackedMerge;
 import dev.idxkit.idxbuild.sort.Run;
 import dev.idxkit.idxbuild.sort.RunReader;
 import dev.idxkit.idxbuild.sort.RunWriter;
@@ -65,6 +66,7 @@ final class SortGroup {
 
   int mergePasses;
   int ranges = 1;
+  private volatile PackedMerge.Group packedMerge;
   long mergeBytes;
   long finalRuns;
 
@@ -216,6 +218,8 @@ final class SortGroup {
         runsWritten.addAndGet(r.merges());
       }
       finalRuns = toMerge.size();
+      // All in memory and packed into longs: merged as longs (PackedMerge), if one layout fits.
+      packedMerge = toMerge.isEmpty() && !memory.isEmpty() ? PackedMerge.unify(memory) : null;
       List<byte[]> bounds =
           rangeThreads > 1 ? Splitters.split(toMerge, memory, rangeThreads) : List.of();
       if (bounds.isEmpty()) {
@@ -362,19 +366,27 @@ final class SortGroup {
       Cancel cancel,
       AtomicLong built) {
     Map<Integer, IndexBuild> builders = new HashMap<>();
-    try (LoserTree merged = new LoserTree(sources)) {
-      IndexBuild current = null;
-      long n = 0;
+    try (EntrySource merged = sources.size() == 1 ? sources.get(0) : new LoserTree(sources)) {
+      if (!merged.next()) {
+        return builders;
+      }
+      // The first entry of each index starts its builder outside the loop: the loop is compiled
+      // once for all groups, and a branch it never took for the group it was compiled for (a new
+      // index, a builder's first leaf) would send every later group's first entry back to the
+      // interpreter and the loop to the compiler again.
+      IndexBuild current = start(merged, newBuild, builders);
+      int id = current.index.id();
+      long n = 1;
       while (merged.next()) {
         byte[] a = merged.array();
         int off = merged.offset();
         int len = merged.length();
-        int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
-        if (current == null || current.index.id() != id) {
-          current = newBuild.apply(catalog.index(id));
-          builders.put(id, current);
+        if ((((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF)) != id) {
+          current = start(merged, newBuild, builders);
+          id = current.index.id();
+        } else {
+          current.add(a, off + 2, len - 2);
         }
-        current.add(a, off + 2, len - 2);
         if ((++n & 0xFFF) == 0) {
           built.addAndGet(0x1000);
           cancel.check();
@@ -385,9 +397,30 @@ final class SortGroup {
     return builders;
   }
 
-  /** Readers of the runs and buffers, limited to {@code [from, to)} (null: open). */
+  /** A builder for the index of {@code merged}'s current entry, given that entry. */
+  private IndexBuild start(
+      EntrySource merged,
+      java.util.function.Function<IndexInfo, IndexBuild> newBuild,
+      Map<Integer, IndexBuild> builders) {
+    byte[] a = merged.array();
+    int off = merged.offset();
+    int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
+    IndexBuild b = newBuild.apply(catalog.index(id));
+    builders.put(id, b);
+    b.add(a, off + 2, merged.length() - 2);
+    return b;
+  }
+
+  /**
+   * Readers of the runs and buffers, limited to {@code [from, to)} (null: open): one {@link
+   * PackedMerge} of the buffers when {@link #build} could unify them, else one reader each.
+   */
   private List<EntrySource> sources(
       List<Run> runs, List<EntryBuffer> memory, byte[] from, byte[] to) {
+    PackedMerge.Group packed = packedMerge;
+    if (packed != null) {
+      return List.of(packed.merge(from, to));
+    }
     List<EntrySource> sources = new ArrayList<>();
     try {
       for (Run r : runs) {

@@ -135,10 +135,11 @@ public record LoadReport(
       out.add(
           String.format(
               Locale.ROOT,
-              "cpu: %.2f s for the process (%,.0f rows per CPU second), %.2f s on the loading"
-                  + " thread",
+              "cpu: %.2f s for the process (%,.0f rows per CPU second), %.2f s of it loading,"
+                  + " %.2f s on the loading thread",
               t.processCpuNanos() / 1e9,
               runRows / Math.max(1e-9, t.processCpuNanos() / 1e9),
+              t.loadProcessCpuNanos() / 1e9,
               t.loadingThreadCpuNanos() / 1e9));
     }
     if (indexBuild != null && !indexBuild.summary().isEmpty()) {

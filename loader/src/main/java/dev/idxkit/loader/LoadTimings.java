@@ -19,6 +19,8 @@ package dev.idxkit.loader;
  *     its wall-clock parts it shows how much of the time it was waiting for a core
  * @param processCpuNanos CPU time of the whole process during the run (GC and anything else the
  *     process did included), or -1 if the JVM does not tell
+ * @param loadProcessCpuNanos the same up to the end of the loading, before the index build: what
+ *     the load's rows/s cost (-1 if the JVM does not tell)
  */
 public record LoadTimings(
     long totalNanos,
@@ -30,4 +32,5 @@ public record LoadTimings(
     long parseCpuNanos,
     long encodeCpuNanos,
     long loadingThreadCpuNanos,
-    long processCpuNanos) {}
+    long processCpuNanos,
+    long loadProcessCpuNanos) {}

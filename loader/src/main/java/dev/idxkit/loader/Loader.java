@@ -311,6 +311,7 @@ public final class Loader {
       loop.finish(last);
       outcome = LoadOutcome.COMPLETED; // every row is in: the build runs even if cancelled now
     }
+    long loadCpu = process0 < 0 ? -1 : processCpuNanos() - process0;
     if (deferred) {
       // A stopped load does not leave the table's indexes inactive: the rows it keeps (those of
       // the last checkpoint) are indexed too, and its resume point stays, so --resume continues
@@ -374,7 +375,8 @@ public final class Loader {
             loop.parseCpuNanos(),
             loop.encodeCpuNanos(),
             threadCpu.now() - cpu0,
-            process0 < 0 ? -1 : processCpuNanos() - process0),
+            process0 < 0 ? -1 : processCpuNanos() - process0,
+            loadCpu),
         indexes,
         run.rejects() == null ? null : run.rejects().file(),
         loop.firstRejects(),

@@ -2,7 +2,10 @@ package dev.idxkit.core.spi;
 
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.Rid;
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import net.openhft.chronicle.bytes.BytesStore;
@@ -16,16 +19,35 @@ import net.openhft.chronicle.bytes.BytesStore;
  * session's meta, ready for {@link BulkWrite#publish()}; appends after a flush start a fresh page,
  * because a published page may not be rewritten without the log.
  *
+ * <p>The page being filled is a Java array, and a record is appended to it with one array copy and
+ * one slot write, the page's fill state (slot count, lowest record byte) kept in two fields: the
+ * bytes are exactly those {@link HeapPage#insert} would write into a fresh page, record after
+ * record (slots in order, data growing down from the page end, no holes), but without reading the
+ * header back through a {@link Page} view for every record, which made the loader's appends cost
+ * 170 ns a row. The header's counts are written once, when the page is complete; the page is then
+ * formatted, sealed and written through the stream like any other page.
+ *
  * <p>Several appenders may fill one table at once (one per loader thread); each has its own stream
  * and page, and flushes merge into the table's meta under the session's lock. Memory: one heap page
  * plus the pages of the overflow chain being written.
  */
 public final class HeapAppender implements AutoCloseable {
+  private static final VarHandle U16 =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final int MAX_SLOTS = 0xFFFF; // a RID's slot field is 16 bits
+
   private final BulkWrite bulk;
   private final TableInfo table;
   private final BulkWrite.Stream stream;
   private final int pageSize;
+  private final int maxInline;
+  // The page being filled: its bytes, a view of them for the header and the write, its slot count
+  // and the lowest byte of its record data (pageSize when empty).
+  private final byte[] image;
   private final Page page;
+  private int slots;
+  private int dataStart;
+  private boolean formatted;
   private final GrowableBytes scratch = new GrowableBytes(256);
   private long pageNo = -1;
   private PageRuns written = PageRuns.EMPTY;
@@ -37,7 +59,9 @@ public final class HeapAppender implements AutoCloseable {
     this.table = table;
     this.stream = bulk.stream(table.area());
     this.pageSize = bulk.pageSize();
-    this.page = new Page(BytesStore.wrap(ByteBuffer.allocateDirect(pageSize)), 0, pageSize);
+    this.maxInline = HeapPage.maxInlineLength(pageSize);
+    this.image = new byte[pageSize];
+    this.page = new Page(BytesStore.wrap(image), 0, pageSize);
   }
 
   /** Encodes a row (values already of the column types) and appends it; returns its RID. */
@@ -52,28 +76,52 @@ public final class HeapAppender implements AutoCloseable {
     byte[] body = rec;
     int bodyOff = off;
     int bodyLen = len;
-    boolean stub = false;
-    if (len > HeapPage.maxInlineLength(pageSize)) {
-      byte[] whole =
-          off == 0 && len == rec.length ? rec : java.util.Arrays.copyOfRange(rec, off, off + len);
+    int flags = 0;
+    if (len > maxInline) {
+      byte[] whole = off == 0 && len == rec.length ? rec : Arrays.copyOfRange(rec, off, off + len);
       body = Overflow.stub(writeOverflow(whole), len);
       bodyOff = 0;
       bodyLen = body.length;
-      stub = true;
+      flags = HeapPage.OVERFLOW_FLAG;
+    } else if (len < 1) {
+      throw new IllegalArgumentException(
+          "record length : " + len + " (expected: 1.." + maxInline + ")");
     }
-    if (pageNo < 0 || !HeapPage.fits(page, bodyLen)) {
+    int slotAt = HeapPage.HEADER_SIZE + HeapPage.SLOT_SIZE * slots;
+    if (pageNo < 0 || dataStart - slotAt < bodyLen + HeapPage.SLOT_SIZE || slots == MAX_SLOTS) {
       writePage();
-      pageNo = stream.allocate();
-      page.format(PageType.HEAP, pageNo, table.area());
-      HeapPage.init(page);
+      startPage(stream.allocate());
+      slotAt = HeapPage.HEADER_SIZE;
     }
-    int slot = HeapPage.insert(page, body, bodyOff, bodyLen, stub);
-    if (slot < 0) {
-      throw new IllegalStateException("record of " + bodyLen + " bytes did not fit an empty page");
-    }
+    int at = dataStart - bodyLen;
+    System.arraycopy(body, bodyOff, image, at, bodyLen);
+    U16.set(image, slotAt, (short) at);
+    U16.set(image, slotAt + 2, (short) (bodyLen | flags));
+    dataStart = at;
+    int slot = slots++;
     pendingRows++;
     rows++;
     return Rid.of(pageNo, slot);
+  }
+
+  /**
+   * Starts filling a fresh heap page numbered {@code no}. The image is formatted once; after that
+   * each page clears the bytes after the common header (with {@link Arrays#fill}, several times
+   * faster than clearing them through the view) and takes its number: the type, version and area
+   * stay, and the checksum and lsn are stamped by the write.
+   */
+  private void startPage(long no) {
+    if (!formatted) {
+      page.format(PageType.HEAP, no, table.area());
+      formatted = true;
+    } else {
+      Arrays.fill(image, Page.HEADER_SIZE, pageSize, (byte) 0);
+      page.renumber(no);
+    }
+    HeapPage.init(page);
+    pageNo = no;
+    slots = 0;
+    dataStart = pageSize;
   }
 
   /** Rows appended so far. */
@@ -107,7 +155,8 @@ public final class HeapAppender implements AutoCloseable {
   }
 
   private void writePage() {
-    if (pageNo >= 0 && HeapPage.liveCount(page) > 0) {
+    if (pageNo >= 0 && slots > 0) {
+      HeapPage.setAppended(page, slots, dataStart);
       stream.write(pageNo, page);
       written = written.add(pageNo);
     } else if (pageNo >= 0) {

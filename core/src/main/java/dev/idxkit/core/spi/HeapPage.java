@@ -61,7 +61,11 @@ public final class HeapPage {
   static final int OFF_GARBAGE = 32;
   static final int OFF_VERSION = 36;
 
-  private static final int OVERFLOW_FLAG = 0x8000;
+  static final int OVERFLOW_FLAG = 0x8000;
+  // u16 fields are stored in the platform's order (Page): a slot read as one int has its offset in
+  // the low half on a little-endian machine, in the high half on a big-endian one.
+  private static final boolean LITTLE_ENDIAN =
+      java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
   private static final int LENGTH_MASK = 0x7FFF;
   private static final int MAX_SLOTS = 0xFFFF; // RID slot field is 16 bits
 
@@ -125,7 +129,45 @@ public final class HeapPage {
     checkLive(p, slot);
     int off = p.getU16(slotAt(slot));
     int len = p.getU16(slotAt(slot) + 2) & LENGTH_MASK;
-    if (off < dataStart(p) || off + len > p.size()) {
+    checkBounds(p, slot, off, len, dataStart(p));
+    return off;
+  }
+
+  /**
+   * Slot {@code slot} (below {@link #slotCount}) as one int, for a reader that walks every slot of
+   * a page with one read each (the index rebuild's scan): the record's offset in the low 16 bits
+   * (0: a deleted slot), its length and overflow flag in the high 16, whatever the platform's byte
+   * order. Decode with {@link #wordOffset}, {@link #wordLength}, {@link #wordIsOverflow}, and check
+   * a live slot with {@link #checkBounds} before reading its record.
+   */
+  public static int slotWord(Page p, int slot) {
+    int w = p.getInt(slotAt(slot));
+    return LITTLE_ENDIAN ? w : (w << 16) | (w >>> 16);
+  }
+
+  public static int wordOffset(int word) {
+    return word & 0xFFFF;
+  }
+
+  public static int wordLength(int word) {
+    return (word >>> 16) & LENGTH_MASK;
+  }
+
+  public static boolean wordIsOverflow(int word) {
+    return (word & (OVERFLOW_FLAG << 16)) != 0;
+  }
+
+  /** Lowest byte of record data ({@code pageSize} when the page is empty). */
+  public static int dataStart(Page p) {
+    return p.getInt(OFF_DATA_START);
+  }
+
+  /**
+   * Throws {@link CorruptPageException} unless the record of {@code slot} at {@code [off, off +
+   * len)} lies in the data area that starts at {@code dataStart}.
+   */
+  public static void checkBounds(Page p, int slot, int off, int len, int dataStart) {
+    if (off < dataStart || off + len > p.size()) {
       throw corrupt(
           p,
           "slot "
@@ -135,12 +177,11 @@ public final class HeapPage {
               + ", "
               + (off + len)
               + ") (expected: within ["
-              + dataStart(p)
+              + dataStart
               + ", "
               + p.size()
               + "))");
     }
-    return off;
   }
 
   public static int recordLength(Page p, int slot) {
@@ -186,6 +227,17 @@ public final class HeapPage {
     }
     p.putU16(OFF_LIVE, liveCount(p) + 1);
     return slot;
+  }
+
+  /**
+   * Writes the header counts of a fresh page that {@link HeapAppender} filled by appending: {@code
+   * slots} records, all live, in slots {@code 0..slots-1} with data from {@code dataStart} to the
+   * page end and no holes, as that many {@link #insert}s would have left it.
+   */
+  static void setAppended(Page p, int slots, int dataStart) {
+    p.putU16(OFF_SLOTS, slots);
+    p.putU16(OFF_LIVE, slots);
+    p.putInt(OFF_DATA_START, dataStart);
   }
 
   /** Deletes the record in {@code slot}; an overflow stub's chain must be freed by the caller. */
@@ -366,10 +418,6 @@ public final class HeapPage {
   }
 
   // ---- internals ----
-
-  private static int dataStart(Page p) {
-    return p.getInt(OFF_DATA_START);
-  }
 
   private static int garbage(Page p) {
     return p.getInt(OFF_GARBAGE);

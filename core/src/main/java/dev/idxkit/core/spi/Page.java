@@ -35,6 +35,13 @@ import net.openhft.chronicle.bytes.BytesStore;
 public final class Page {
   private static final VarHandle BIG_ENDIAN_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  // Chronicle Bytes stores multi-byte values in the platform's order; the array path does too.
+  private static final VarHandle U16 =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.nativeOrder());
+  private static final VarHandle I32 =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
+  private static final VarHandle I64 =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
   public static final int FORMAT_VERSION = 1;
   public static final int HEADER_SIZE = 24;
@@ -60,6 +67,13 @@ public final class Page {
   private final BytesStore<?, ?> store;
   private final long base;
   private final int size;
+  // The page's bytes when the store is a Java array (BytesStore.wrap(byte[]): the bottom-up tree
+  // builder's and the bulk appender's pages), with the page at array[at]: fields are then read and
+  // written with array accesses. Through the store, every bulk copy into a heap store asked the VM
+  // for the array's base offset (a native call Chronicle makes with a class it does not know
+  // statically): a ninth of the rebuild's tree building. Null for mapped and direct memory.
+  private final byte[] array;
+  private final int at;
   // One bit per CHANGE_BLOCK bytes written since forgetChanges(); null when not tracked.
   private long[] changed;
   // Told of every write, while a transaction's copy records its operations; null otherwise.
@@ -85,6 +99,15 @@ public final class Page {
     this.store = store;
     this.base = base;
     this.size = size;
+    this.array =
+        store.underlyingObject() instanceof byte[] a
+                && store.start() == 0
+                && a.length == store.capacity()
+                && base >= 0
+                && base + size <= a.length
+            ? a
+            : null;
+    this.at = array == null ? 0 : (int) base;
   }
 
   /** Checks a page size given by a user: a power of two in 4..64 KiB. */
@@ -177,6 +200,16 @@ public final class Page {
     return store;
   }
 
+  /** The Java array holding the page when it is one ({@code BytesStore.wrap(byte[])}), or null. */
+  byte[] array() {
+    return array;
+  }
+
+  /** Where the page starts in {@link #array()}. */
+  int arrayOffset() {
+    return at;
+  }
+
   public long base() {
     return base;
   }
@@ -238,6 +271,10 @@ public final class Page {
       // intrinsic reads the memory in place, no copy into a scratch array first.
       return checksum(b, Math.toIntExact(base), size, crc);
     }
+    if (array != null) {
+      crc.update(array, at + 4, size - 4);
+      return (int) crc.getValue();
+    }
     byte[] scratch = SCRATCH_CRC.get();
     store.read(base + 4, scratch, 0, size - 4);
     crc.update(scratch, 0, size - 4);
@@ -272,47 +309,69 @@ public final class Page {
   // ---- field access (offsets are within the page) ----
 
   public int getU8(int off) {
-    return store.readUnsignedByte(base + off);
+    return array != null ? array[at + off] & 0xFF : store.readUnsignedByte(base + off);
   }
 
   public void putU8(int off, int v) {
     changed(off, 1);
-    store.writeUnsignedByte(base + off, v);
+    if (array != null) {
+      array[at + off] = (byte) v;
+    } else {
+      store.writeUnsignedByte(base + off, v);
+    }
     wrote(off, 1);
   }
 
   public int getU16(int off) {
-    return store.readUnsignedShort(base + off);
+    return array != null
+        ? (short) U16.get(array, at + off) & 0xFFFF
+        : store.readUnsignedShort(base + off);
   }
 
   public void putU16(int off, int v) {
     changed(off, 2);
-    store.writeUnsignedShort(base + off, v);
+    if (array != null) {
+      U16.set(array, at + off, (short) v);
+    } else {
+      store.writeUnsignedShort(base + off, v);
+    }
     wrote(off, 2);
   }
 
   public int getInt(int off) {
-    return store.readInt(base + off);
+    return array != null ? (int) I32.get(array, at + off) : store.readInt(base + off);
   }
 
   public void putInt(int off, int v) {
     changed(off, 4);
-    store.writeInt(base + off, v);
+    if (array != null) {
+      I32.set(array, at + off, v);
+    } else {
+      store.writeInt(base + off, v);
+    }
     wrote(off, 4);
   }
 
   public long getLong(int off) {
-    return store.readLong(base + off);
+    return array != null ? (long) I64.get(array, at + off) : store.readLong(base + off);
   }
 
   public void putLong(int off, long v) {
     changed(off, 8);
-    store.writeLong(base + off, v);
+    if (array != null) {
+      I64.set(array, at + off, v);
+    } else {
+      store.writeLong(base + off, v);
+    }
     wrote(off, 8);
   }
 
   public void getBytes(int off, byte[] dst, int dstOff, int len) {
-    store.read(base + off, dst, dstOff, len);
+    if (array != null) {
+      System.arraycopy(array, at + off, dst, dstOff, len);
+    } else {
+      store.read(base + off, dst, dstOff, len);
+    }
   }
 
   /** Copies {@code len} bytes from {@code src} (any memory) to {@code off} in this page. */
@@ -331,13 +390,17 @@ public final class Page {
 
   public byte[] getBytes(int off, int len) {
     byte[] b = new byte[len];
-    store.read(base + off, b, 0, len);
+    getBytes(off, b, 0, len);
     return b;
   }
 
   public void putBytes(int off, byte[] src, int srcOff, int len) {
     changed(off, len);
-    store.write(base + off, src, srcOff, len);
+    if (array != null) {
+      System.arraycopy(src, srcOff, array, at + off, len);
+    } else {
+      store.write(base + off, src, srcOff, len);
+    }
     wrote(off, len);
   }
 
@@ -347,7 +410,11 @@ public final class Page {
       return;
     }
     changed(to, len);
-    store.move(base + from, base + to, len);
+    if (array != null) {
+      System.arraycopy(array, at + from, array, at + to, len);
+    } else {
+      store.move(base + from, base + to, len);
+    }
     if (writes != null) {
       writes.move(from, to, len);
     }
@@ -356,20 +423,26 @@ public final class Page {
   /** Copies {@code len} bytes from another page (or another place in this one, not overlapping). */
   public void copyFrom(Page src, int srcOff, int dstOff, int len) {
     changed(dstOff, len);
-    store.write(base + dstOff, src.store, src.base + srcOff, len);
+    if (array != null && src.array != null) {
+      System.arraycopy(src.array, src.at + srcOff, array, at + dstOff, len);
+    } else {
+      store.write(base + dstOff, src.store, src.base + srcOff, len);
+    }
     wrote(dstOff, len);
   }
 
   /** Copies the whole of {@code src} over this page. */
   public void copyFrom(Page src) {
-    changed(0, size);
-    store.write(base, src.store, src.base, size);
-    wrote(0, size);
+    copyFrom(src, 0, 0, size);
   }
 
   public void zero(int off, int len) {
     changed(off, len);
-    store.zeroOut(base + off, base + off + len);
+    if (array != null) {
+      java.util.Arrays.fill(array, at + off, at + off + len, (byte) 0);
+    } else {
+      store.zeroOut(base + off, base + off + len);
+    }
     if (writes != null) {
       writes.zero(off, len);
     }
@@ -381,6 +454,9 @@ public final class Page {
    * java.util.Comparator}.
    */
   public int compare(int off, int len, byte[] key, int kOff, int kLen) {
+    if (array != null) {
+      return compareArrays(array, at + off, len, key, kOff, kLen);
+    }
     int n = Math.min(len, kLen);
     int i = 0;
     long p = base + off;
@@ -424,6 +500,29 @@ public final class Page {
       i++;
     }
     return Integer.compare(len, oLen);
+  }
+
+  /** {@link #compare(int, int, byte[], int, int)} when the page is an array: the same steps. */
+  private static int compareArrays(byte[] a, int aOff, int len, byte[] key, int kOff, int kLen) {
+    int n = Math.min(len, kLen);
+    int i = 0;
+    while (i + 8 <= n) {
+      long x = bigEndianLong(a, aOff + i);
+      long y = bigEndianLong(key, kOff + i);
+      if (x != y) {
+        return Long.compareUnsigned(x, y);
+      }
+      i += 8;
+    }
+    while (i < n) {
+      int x = a[aOff + i] & 0xFF;
+      int y = key[kOff + i] & 0xFF;
+      if (x != y) {
+        return x - y;
+      }
+      i++;
+    }
+    return Integer.compare(len, kLen);
   }
 
   private static long bigEndianLong(byte[] b, int i) {

@@ -3,6 +3,9 @@ package dev.idxkit.core.spi;
 import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.internal.key.ColumnValues;
 import dev.idxkit.core.schema.ColumnType;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -21,6 +24,12 @@ import java.util.Arrays;
  */
 public final class RecordWriter {
   private static final String ROLE = "column";
+  private static final VarHandle LE_SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final RecordLayout layout;
   private final ColumnType[] types;
@@ -31,6 +40,14 @@ public final class RecordWriter {
   private final GrowableBytes var = new GrowableBytes(256);
   private final int[] varStart;
   private final int[] varLength;
+  // The fixed part of a record whose columns are all NULL: what begin() starts from.
+  private final byte[] allNull;
+  // Per column: its offset in the fixed part (-1 if variable-width), its place among the
+  // variable-width ones (-1 if fixed); looked up once here rather than in the layout per value.
+  private final int[] fixedOffset;
+  private final int[] varIndex;
+  // head.array() for the record being built: the typed setters write into it directly.
+  private byte[] h;
 
   RecordWriter(RecordLayout layout) {
     this.layout = layout;
@@ -41,52 +58,62 @@ public final class RecordWriter {
     this.head = new GrowableBytes(varTable);
     this.varStart = new int[varCount];
     this.varLength = new int[varCount];
+    head.start(varTable, varTable);
+    for (int i = 0; i < columns; i++) {
+      setNull(i);
+    }
+    this.allNull = Arrays.copyOf(head.array(), varTable);
+    this.fixedOffset = new int[columns];
+    this.varIndex = new int[columns];
+    for (int c = 0; c < columns; c++) {
+      fixedOffset[c] = layout.fixedOffset(c);
+      varIndex[c] = layout.varIndex(c);
+    }
     begin();
   }
 
   /** Starts a new record: every column NULL. */
   public void begin() {
-    head.start(varTable, varTable);
-    for (int i = 0; i < columns; i++) {
-      setNull(i);
-    }
+    head.start(varTable, 0);
+    h = head.array();
+    System.arraycopy(allNull, 0, h, 0, varTable);
     var.reset();
     Arrays.fill(varLength, -1);
   }
 
   private int fixedAt(int column) {
     clearNull(column);
-    return layout.fixedOffset(column);
+    return fixedOffset[column];
   }
 
   /** A BIGINT column. */
   public void setLong(int column, long v) {
-    head.putLong(fixedAt(column), v);
+    LE_LONG.set(h, fixedAt(column), v);
   }
 
   /** An INT column. */
   public void setInt(int column, int v) {
-    head.putInt(fixedAt(column), v);
+    LE_INT.set(h, fixedAt(column), v);
   }
 
   /** A SMALLINT column. */
   public void setShort(int column, short v) {
-    head.putShort(fixedAt(column), v);
+    LE_SHORT.set(h, fixedAt(column), v);
   }
 
   /** A DECIMAL column of precision up to 18: its unscaled value at the column's scale. */
   public void setDecimal(int column, long unscaled) {
-    head.putLong(fixedAt(column), unscaled);
+    LE_LONG.set(h, fixedAt(column), unscaled);
   }
 
   /** A DATE column: days since 1970-01-01. */
   public void setEpochDay(int column, int day) {
-    head.putInt(fixedAt(column), day);
+    LE_INT.set(h, fixedAt(column), day);
   }
 
   /** A VARCHAR, TEXT or VARBINARY column: {@code src[off, off + len)}, UTF-8 for text, copied. */
   public void setBytes(int column, byte[] src, int off, int len) {
-    int k = layout.varIndex(column);
+    int k = varIndex[column];
     clearNull(column);
     varStart[k] = var.length();
     varLength[k] = len;
@@ -134,8 +161,7 @@ public final class RecordWriter {
   }
 
   private void clearNull(int column) {
-    int b = RecordLayout.NULL_BITMAP + (column >> 3);
-    head.putByte(b, head.array()[b] & ~(1 << (column & 7)));
+    h[RecordLayout.NULL_BITMAP + (column >> 3)] &= (byte) ~(1 << (column & 7));
   }
 
   /**

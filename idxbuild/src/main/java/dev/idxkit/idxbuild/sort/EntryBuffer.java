@@ -28,10 +28,12 @@ import java.util.Arrays;
  * PrefixSort}: MSD radix on the prefix, then full comparison of equal-prefix runs) permutes those
  * pairs only; entry bytes do not move (only {@link #compact()} moves them, into sorted order). When
  * every entry has the same length and the entries came in non-decreasing RID order (their last 8
- * bytes), as a scan buffer's do, {@link ArrivalOrderSort} sorts on the key part alone with a stable
- * LSD radix instead; {@code add} tracks both conditions as entries come. Pairs are native-order
- * longs read through a {@code VarHandle}; a new pair goes below the others, so before sorting the
- * pairs are in reverse order of arrival.
+ * bytes), as a scan buffer's do, the entries are packed into one long each and those are sorted
+ * ({@link PackedEntries}: the sorted longs are then the buffer, 8 bytes an entry, read back by
+ * unpacking), or, when the varying bytes do not fit a long, {@link ArrivalOrderSort} sorts the
+ * pairs on the key part alone with a stable LSD radix; {@code add} tracks both conditions as
+ * entries come. Pairs are native-order longs read through a {@code VarHandle}; a new pair goes
+ * below the others, so before sorting the pairs are in reverse order of arrival.
  *
  * <p>Memory: {@link #bytesUsed()} = entry bytes + {@value #INDEX_BYTES_PER_ENTRY} bytes per entry,
  * and {@code add} refuses an entry that would take it past the capacity, so the buffer fills to its
@@ -66,9 +68,15 @@ public final class EntryBuffer {
   private boolean arrivalOrder = true;
   private long lastRid;
   private boolean sortedByArrival;
+  // While every entry qualifies for the packed sort, add writes no pairs (prefix and reference);
+  // whatever needs them first writes them all (writePendingPairs).
+  private boolean pairsPending;
   // After compact() of entries that all have one length: that length, and the arena holds the
   // entries alone, entry i at i * stride (no pairs). 0: the pairs are in use.
   private int stride;
+  // After a sort that packed the entries: they are these longs, in order (the arena's entries are
+  // dead, and after compact() the arena is gone). Null otherwise.
+  private PackedEntries packed;
 
   public EntryBuffer(long capacityBytes) {
     if (capacityBytes < 1024 || capacityBytes > MAX_CAPACITY) {
@@ -91,7 +99,7 @@ public final class EntryBuffer {
     if (need > capacity) {
       return false;
     }
-    if (stride > 0) {
+    if (stride > 0 || packed != null) {
       restorePairs();
     }
     if (need > arena.length) {
@@ -99,12 +107,17 @@ public final class EntryBuffer {
     }
     System.arraycopy(b, off, arena, dataLen, len);
     trackArrival(b, off, len);
-    PrefixSort.putPair(
-        arena,
-        start() - INDEX_BYTES_PER_ENTRY,
-        0,
-        Keys.prefix8(b, off, len),
-        PrefixSort.ref(dataLen, len));
+    if (arrivalOrder && ridOrder && isFixedLength()) {
+      pairsPending = true; // the packed sort needs no pairs; written if another sort does
+    } else {
+      writePendingPairs();
+      PrefixSort.putPair(
+          arena,
+          start() - INDEX_BYTES_PER_ENTRY,
+          0,
+          Keys.prefix8(b, off, len),
+          PrefixSort.ref(dataLen, len));
+    }
     dataLen += len;
     n++;
     sorted = n <= 1;
@@ -113,6 +126,25 @@ public final class EntryBuffer {
 
   public boolean add(byte[] entry) {
     return add(entry, 0, entry.length);
+  }
+
+  /**
+   * Writes the pairs {@code add} left out while every entry qualified for the packed sort: entry
+   * {@code j} of the {@code n} (all of one length, so at {@code j × length}) gets pair {@code n - 1
+   * - j}, as if each had been added with its pair.
+   */
+  private void writePendingPairs() {
+    if (!pairsPending) {
+      return;
+    }
+    pairsPending = false;
+    int base = arena.length - INDEX_BYTES_PER_ENTRY * n;
+    int len = n == 0 ? 0 : dataLen / n; // in add, before the new entry is counted
+    for (int j = 0; j < n; j++) {
+      int o = j * len;
+      PrefixSort.putPair(
+          arena, base, n - 1 - j, Keys.prefix8(arena, o, len), PrefixSort.ref(o, len));
+    }
   }
 
   private void trackArrival(byte[] b, int off, int len) {
@@ -133,12 +165,21 @@ public final class EntryBuffer {
   /** Sorts the entries into unsigned byte order. Equal entries are all kept. */
   public void sort() {
     sortedByArrival = false;
-    if (stride > 0) {
-      return; // compacted: in order, and nothing was added since (add restores the pairs)
+    if (stride > 0 || packed != null) {
+      return; // compacted or packed: in order, and nothing was added since (add restores pairs)
     }
     int base = start();
     if (arrivalOrder && ridOrder && isFixedLength()) {
       arrivalOrder = false;
+      packed = PackedEntries.sort(arena, base, n, fixedLength);
+      if (packed != null) {
+        pairsPending = false; // the pair region holds the packed longs now
+        sortedByArrival = true;
+        prefixesLoaded = false;
+        sorted = true;
+        return;
+      }
+      writePendingPairs();
       if (ArrivalOrderSort.sort(arena, base, n, fixedLength)) {
         sortedByArrival = true;
         prefixesLoaded = false;
@@ -147,6 +188,7 @@ public final class EntryBuffer {
       }
     }
     arrivalOrder = false;
+    writePendingPairs();
     if (!prefixesLoaded) {
       for (int i = 0; i < n; i++) {
         long r = PrefixSort.refAt(arena, base, i);
@@ -187,6 +229,9 @@ public final class EntryBuffer {
 
   /** The bytes this buffer will hold after {@link #compact()}. */
   public long bytesWhenCompact() {
+    if (packed != null) {
+      return packed.compactBytes();
+    }
     return isFixedLength() ? dataLen : dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
   }
 
@@ -198,8 +243,17 @@ public final class EntryBuffer {
   /** Compacts; returns the arena replaced, or null when nothing was replaced. */
   private byte[] compactInto() {
     checkSorted();
+    writePendingPairs();
     if (stride > 0) {
       return null;
+    }
+    if (packed != null) {
+      if (!packed.compact()) {
+        return null;
+      }
+      byte[] old = arena;
+      arena = NO_BYTES;
+      return old;
     }
     boolean fixed = isFixedLength();
     int pairs = fixed ? 0 : INDEX_BYTES_PER_ENTRY * n;
@@ -226,6 +280,10 @@ public final class EntryBuffer {
 
   /** Back from the compact form to pairs, for an add after a compact: same sorted order. */
   private void restorePairs() {
+    if (packed != null) {
+      unpackToPairs();
+      return;
+    }
     int pairs = INDEX_BYTES_PER_ENTRY * n;
     byte[] next = new byte[(int) Math.min(capacity, Math.max(dataLen + pairs, 2L * arena.length))];
     System.arraycopy(arena, 0, next, 0, dataLen);
@@ -237,8 +295,25 @@ public final class EntryBuffer {
     stride = 0;
   }
 
+  /** The packed entries written out as entries and pairs, in their sorted order. */
+  private void unpackToPairs() {
+    int len = packed.entryLength();
+    int pairs = INDEX_BYTES_PER_ENTRY * n;
+    long size = Math.min(capacity, Math.max((long) len * n + pairs, 2L * arena.length));
+    byte[] next = new byte[(int) Math.max(size, (long) len * n + pairs)];
+    int base = next.length - pairs;
+    for (int i = 0; i < n; i++) {
+      packed.unpack(i, next, i * len);
+      PrefixSort.putPair(next, base, i, 0, PrefixSort.ref(i * len, len));
+    }
+    arena = next;
+    dataLen = len * n;
+    packed = null;
+  }
+
   /** Where entry {@code i} (in the current order) is: {@code offset << 32 | length}. */
   private long refOf(int i) {
+    writePendingPairs();
     return stride > 0 ? PrefixSort.ref(i * stride, stride) : PrefixSort.refAt(arena, start(), i);
   }
 
@@ -249,7 +324,8 @@ public final class EntryBuffer {
   /** All entries in sorted order; {@link #sort()} first. The buffer must not change meanwhile. */
   public EntrySource source() {
     checkSorted();
-    return new Cursor(0, n);
+    writePendingPairs();
+    return packed != null ? packed.source(0, n) : new Cursor(0, n);
   }
 
   /**
@@ -258,9 +334,10 @@ public final class EntryBuffer {
    */
   public EntrySource source(byte[] from, byte[] to) {
     checkSorted();
+    writePendingPairs();
     int lo = from == null ? 0 : lowerBound(from);
     int hi = to == null ? n : lowerBound(to);
-    return new Cursor(lo, Math.max(lo, hi));
+    return packed != null ? packed.source(lo, Math.max(lo, hi)) : new Cursor(lo, Math.max(lo, hi));
   }
 
   /** Number of entries. */
@@ -270,6 +347,9 @@ public final class EntryBuffer {
 
   /** Entry bytes plus {@value #INDEX_BYTES_PER_ENTRY} per entry: what counts against capacity. */
   public long bytesUsed() {
+    if (packed != null && packed.isCompact()) {
+      return packed.compactBytes();
+    }
     return stride > 0 ? dataLen : dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
   }
 
@@ -279,13 +359,18 @@ public final class EntryBuffer {
 
   /** Bytes of the arena allocated now (at most the capacity). */
   public long bytesAllocated() {
-    return arena.length;
+    return arena.length + (packed != null && packed.isCompact() ? packed.compactBytes() : 0);
   }
 
   /** A copy of the {@code i}-th entry in the current order (sorted order after {@link #sort}). */
   public byte[] entryAt(int i) {
     if (i < 0 || i >= n) {
       throw new IndexOutOfBoundsException("entry " + i + " of " + n);
+    }
+    if (packed != null) {
+      byte[] e = new byte[packed.entryLength()];
+      packed.unpack(i, e, 0);
+      return e;
     }
     long r = refOf(i);
     int o = PrefixSort.offsetOf(r);
@@ -294,6 +379,8 @@ public final class EntryBuffer {
 
   /** Forgets every entry and keeps the arena for the next batch. */
   public void clear() {
+    packed = null;
+    pairsPending = false;
     n = 0;
     dataLen = 0;
     sorted = true;
@@ -315,6 +402,9 @@ public final class EntryBuffer {
   }
 
   private int lowerBound(byte[] key) {
+    if (packed != null) {
+      return packed.lowerBound(key);
+    }
     int lo = 0;
     int hi = n;
     while (lo < hi) {
@@ -337,10 +427,22 @@ public final class EntryBuffer {
     long want = Math.max(need, Math.min(capacity, Math.max(2L * arena.length, MIN_ARENA)));
     byte[] next = new byte[(int) want];
     System.arraycopy(arena, 0, next, 0, dataLen);
-    int pairs = INDEX_BYTES_PER_ENTRY * n;
-    System.arraycopy(arena, arena.length - pairs, next, next.length - pairs, pairs);
+    if (!pairsPending) {
+      int pairs = INDEX_BYTES_PER_ENTRY * n;
+      System.arraycopy(arena, arena.length - pairs, next, next.length - pairs, pairs);
+    }
     arena = next;
     growths++;
+  }
+
+  /** The packed entries, or null when the entries are not packed. */
+  PackedEntries packed() {
+    return packed;
+  }
+
+  /** Whether the entries are packed into longs ({@link PackedEntries}): a test's handle on it. */
+  boolean isPacked() {
+    return packed != null;
   }
 
   /** Whether the last {@link #sort()} took the arrival-order path: a test's handle on it. */

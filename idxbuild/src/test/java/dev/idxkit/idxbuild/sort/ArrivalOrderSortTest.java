@@ -82,12 +82,21 @@ class ArrivalOrderSortTest {
       assertThat(b.sortedByArrival()).as(what).isTrue();
       assertSameEntries(drain(b.source()), TestEntries.sorted(in), what);
       // Compacted, the fixed-length entries are kept without their pairs, in the same order,
-      // for whole and range reads.
+      // for whole and range reads: as the packed longs (8 bytes each and a template) when they
+      // fit, else as the entries alone.
       List<byte[]> expected = TestEntries.sorted(in);
       long entryBytes = (long) in.size() * in.get(0).length;
+      boolean packed = b.isPacked();
       b.compact();
-      assertThat(b.bytesUsed()).as("compact: entries alone; %s", what).isEqualTo(entryBytes);
-      assertThat(b.bytesAllocated()).as("compact: entries alone; %s", what).isEqualTo(entryBytes);
+      if (packed) {
+        assertThat(b.bytesUsed())
+            .as("compact, packed; %s", what)
+            .isBetween(8L * in.size(), 8L * in.size() + 5L * in.get(0).length);
+        assertThat(b.bytesAllocated()).as("compact, packed; %s", what).isEqualTo(b.bytesUsed());
+      } else {
+        assertThat(b.bytesUsed()).as("compact: entries alone; %s", what).isEqualTo(entryBytes);
+        assertThat(b.bytesAllocated()).as("compact: entries alone; %s", what).isEqualTo(entryBytes);
+      }
       assertSameEntries(drain(b.source()), expected, "compacted " + what);
       if (expected.size() >= 4) {
         int lo = expected.size() / 4;
@@ -162,5 +171,67 @@ class ArrivalOrderSortTest {
     b.sort();
     assertThat(b.sortedByArrival()).isTrue();
     assertSameEntries(drain(b.source()), TestEntries.sorted(in), repro);
+  }
+
+  /**
+   * The packed form against the model at the edges of its 64 bits: no varying key byte, no slot
+   * bits or no page bits, varying bytes and RID bits that fill the long exactly or pass it by one
+   * (then the pair sorts take over), RIDs spread over many pages; whole and range reads, entryAt,
+   * and an add after the compact that unpacks.
+   */
+  @Test
+  void packedEntriesMatchTheModelAtTheEdgesOfTheLong() {
+    SplittableRandom r = Seeds.random(seed);
+    for (int round = 0; round < 60; round++) {
+      int rows = 1 + r.nextInt(3000);
+      int keyBytes = 1 + r.nextInt(12);
+      int varyingBytes = r.nextInt(Math.min(keyBytes, 8) + 1);
+      boolean ascending = r.nextInt(4) == 0;
+      int pageStep = r.nextInt(4); // 3: pages far apart
+      boolean pageBreaks = r.nextBoolean(); // else a new page only when the slots run out
+      int maxSlot = r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(r.nextBoolean() ? 60 : 60_000);
+      List<byte[]> in = new ArrayList<>();
+      long page = r.nextLong(1L << 40);
+      int slot = -1;
+      for (int row = 0; row < rows; row++) {
+        // RIDs increase strictly, as a scan's do: one entry per row.
+        if (slot >= maxSlot || (pageBreaks && slot >= 0 && r.nextInt(10) == 0)) {
+          page += pageStep == 3 ? 1 + r.nextLong(1L << 20) : 1 + pageStep;
+          slot = 0;
+        } else {
+          slot++;
+        }
+        byte[] e = new byte[2 + keyBytes + Rid.BYTES];
+        e[1] = 9;
+        // Keys in RID order (a primary key loaded in key order) need no sort pass at all.
+        long key = ascending ? row / (1 + round % 3) : r.nextLong();
+        for (int b = 0; b < keyBytes; b++) {
+          int fromEnd = keyBytes - 1 - b;
+          e[2 + b] = fromEnd < varyingBytes ? (byte) (key >>> (8 * fromEnd)) : 0x5a;
+        }
+        Rid.write(Rid.of(page, slot), e, 2 + keyBytes);
+        in.add(e);
+      }
+      EntryBuffer b = sortInBuffer(in);
+      String what = "round " + round + "; " + repro;
+      List<byte[]> expected = TestEntries.sorted(in);
+      assertSameEntries(drain(b.source()), expected, what);
+      b.compact();
+      assertSameEntries(drain(b.source()), expected, "compacted " + what);
+      int i = r.nextInt(expected.size());
+      assertThat(b.entryAt(i)).as(what).isEqualTo(expected.get(i));
+      int lo = r.nextInt(expected.size());
+      int hi = lo + r.nextInt(expected.size() - lo + 1);
+      byte[] to = hi < expected.size() ? expected.get(hi) : null;
+      List<byte[]> range = drain(b.source(expected.get(lo), to));
+      // Equal entries cannot occur (one RID each), so the range is exact.
+      assertSameEntries(range, expected.subList(lo, hi), "range " + what);
+      byte[] extra = java.util.Arrays.copyOf(in.get(0), in.get(0).length);
+      assertThat(b.add(extra)).as(what).isTrue();
+      b.sort();
+      List<byte[]> more = new ArrayList<>(in);
+      more.add(extra);
+      assertSameEntries(drain(b.source()), TestEntries.sorted(more), "after an add; " + what);
+    }
   }
 }

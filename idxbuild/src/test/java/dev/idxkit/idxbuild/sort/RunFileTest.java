@@ -368,4 +368,24 @@ class RunFileTest {
       throw new AssertionError(e);
     }
   }
+
+  /** The writer's prefix measure is {@link Arrays#mismatch} on every length and offset. */
+  @Test
+  void mismatchIsTheLibrarys() {
+    long seed = Seeds.seed();
+    SplittableRandom r = Seeds.random(seed);
+    for (int i = 0; i < 100_000; i++) {
+      byte[] a = new byte[r.nextInt(40)];
+      r.nextBytes(a);
+      int off = r.nextInt(4);
+      byte[] b = new byte[off + r.nextInt(40) + 4];
+      r.nextBytes(b);
+      int common = Math.min(a.length, b.length - off);
+      System.arraycopy(a, 0, b, off, r.nextInt(common + 1)); // a shared prefix of any length
+      int len = r.nextInt(b.length - off + 1);
+      assertThat(RunWriter.mismatch(a, a.length, b, off, len))
+          .as(Seeds.reproduce(seed, getClass()))
+          .isEqualTo(Arrays.mismatch(a, 0, a.length, b, off, off + len));
+    }
+  }
 }

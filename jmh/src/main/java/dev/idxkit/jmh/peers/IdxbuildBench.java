@@ -66,15 +66,17 @@ public final class IdxbuildBench {
   static final String HELP =
       "usage: idxkit bench idxbuild [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m]"
           + " [--peers postgres,duckdb,sqlite,h2|none] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32]"
-          + " [--pk-alone true] [--warmup 1] [--repeat 1] [--probes 200] [--check true]"
+          + " [--pk-alone true] [--warmup 1] [--repeat 1] [--cli 3] [--probes 200] [--check true]"
           + " [--out bench-results/idxbuild] [--work DIR] [--seed N] [--verbose]\n"
           + "Rebuilds the six TPC-H lineitem indexes with idxkit and, in the same run, with"
-          + " CREATE INDEX in SQLite and H2; CSV, JSON and PNG. Wants --heap 4g at --tpch-sf 1.";
+          + " CREATE INDEX in SQLite and H2; CSV, JSON and PNG. --cli N also times N runs of"
+          + " 'idxkit idxbuild' in a new JVM each (JVM start included: the figure compared with"
+          + " the peers). Wants --heap 4g at --tpch-sf 1.";
 
   static final String USAGE =
       "--tpch-sf, --threads, --memory, --peers, --peer-memory, --peer-threads, --tb, --tm,"
           + " --pk-alone,"
-          + " --warmup, --repeat, --probes, --check, --out, --work, --seed";
+          + " --warmup, --repeat, --cli, --probes, --check, --out, --work, --seed";
 
   /** The experiment's parameters; {@link #parse} documents the defaults. */
   record Config(
@@ -89,6 +91,7 @@ public final class IdxbuildBench {
       boolean pkAlone,
       int warmup,
       int repeat,
+      int cliRuns,
       int probes,
       boolean check,
       Path out,
@@ -116,6 +119,7 @@ public final class IdxbuildBench {
           pkAlone,
           warmup,
           repeat,
+          cliRuns,
           probes,
           check,
           out,
@@ -141,6 +145,7 @@ public final class IdxbuildBench {
               a.bool("pk-alone", true),
               a.intValue("warmup", 1, 0, 20),
               a.intValue("repeat", 1, 1, 20),
+              a.intValue("cli", 3, 0, 20),
               a.intValue("probes", 200, 0, 1_000_000),
               a.bool("check", true),
               a.path("out", Path.of("bench-results", NAME)),
@@ -202,7 +207,10 @@ public final class IdxbuildBench {
           (c.work() == null ? dir.path() : c.work()).resolve("lineitem-sf" + c.sf() + ".csv");
       SrtFile srt = srtFile(dir.path());
       List<SqlPeer> peers = new ArrayList<>();
-      try (Database db = Lineitem.create(dir.resolve("idxkit"))) {
+      Path dbDir = dir.resolve("idxkit");
+      int tMax = c.threads().stream().max(Integer::compare).orElseThrow();
+      long mMax = c.memories().stream().max(Long::compare).orElseThrow();
+      try (Database db = Lineitem.create(dbDir)) {
         long t0 = System.nanoTime();
         LoadReport load = Lineitem.generate(db, c.sf(), IndexMode.NONE, null);
         out.printf(
@@ -251,8 +259,6 @@ public final class IdxbuildBench {
         for (Map.Entry<Run, List<RebuildReport>> e : reports.entrySet()) {
           record(sheet, e.getKey(), median(e.getValue()));
         }
-        int tMax = c.threads().stream().max(Integer::compare).orElseThrow();
-        long mMax = c.memories().stream().max(Long::compare).orElseThrow();
         floor(
             db,
             c,
@@ -260,7 +266,10 @@ public final class IdxbuildBench {
             out,
             median(reports.get(new Run(label(false, tMax, mMax), false, tMax, mMax))),
             dir.path());
-
+      }
+      // The command line in a new JVM per run, with the database closed (it takes the lock).
+      cli(c, sheet, out, machine, dbDir, srt.file(), rows, tMax, mMax, dir.path());
+      try (Database db = Database.open(dbDir)) {
         try {
           List<IndexInfo> indexes = Lineitem.indexes(db);
           for (String name : c.peers()) {
@@ -306,6 +315,75 @@ public final class IdxbuildBench {
     IdxbuildSummary.summarize(done, sheet);
     sheet.finish(c.out(), IdxbuildSummary.panels(done, sheet), out);
     return sheet;
+  }
+
+  /**
+   * {@code --cli} runs of {@code idxkit idxbuild} of the six indexes at the largest thread count
+   * and memory, each in a new JVM ({@link IdxbuildCli}), recorded as configuration {@code "cli " +
+   * label}: median, min and max wall seconds. Skipped, with a note, without a built command line.
+   */
+  private static void cli(
+      Config c,
+      ResultSheet sheet,
+      PrintStream out,
+      Machine machine,
+      Path db,
+      Path srt,
+      long rows,
+      int threads,
+      long memory,
+      Path scratch)
+      throws Exception {
+    if (c.cliRuns() == 0) {
+      return;
+    }
+    Path home = IdxbuildCli.home();
+    if (home == null) {
+      out.println(
+          "  idxkit idxbuild in a new JVM: skipped (no cli/target/idxkit.jar beside the benchmarks"
+              + " jar; build it with ./mvnw -B -pl cli -am package -DskipTests)");
+      sheet.note("idxkit idxbuild in a new JVM: skipped, no built command line");
+      return;
+    }
+    IdxbuildCli.Result r =
+        IdxbuildCli.run(
+            home,
+            db,
+            srt,
+            memory,
+            threads,
+            c.cliRuns(),
+            rows,
+            Lineitem.TABLE_INDEXES,
+            scratch,
+            machine,
+            out);
+    String cfg = "cli " + label(false, threads, memory);
+    sheet.add("idxkit", cfg, "total", r.median(), "s (new JVM, JVM start included, median)");
+    sheet.add("idxkit", cfg, "total min", r.min(), "s");
+    sheet.add("idxkit", cfg, "total max", r.max(), "s");
+    String text =
+        String.format(
+            Locale.ROOT,
+            "idxkit idxbuild in a new JVM (%d threads, %s), %d runs: min %.2f / median %.2f / max"
+                + " %.2f s, JVM start included",
+            threads,
+            size(memory),
+            r.seconds().length,
+            r.min(),
+            r.median(),
+            r.max());
+    out.println("  " + text);
+    sheet.note(text);
+    sheet.setting(
+        "idxkit (new JVM)",
+        "java $(cat cli/target/jvm.args) -jar cli/target/idxkit.jar idxbuild DB --table lineitem"
+            + " --memory "
+            + size(memory)
+            + " --threads "
+            + threads
+            + " --srt FILE --progress none --json FILE; wall from process start to exit; the"
+            + " report's entry counts checked");
   }
 
   /**

@@ -15,7 +15,11 @@ import java.util.Map;
  * <p>Goals (issue 4), each evaluated only when the configurations it needs were run: idxkit with
  * the most threads and memory at least 3x faster than the faster peer; the primary key alone at
  * least {@value #PK_THREAD_SPEEDUP_BAR}x faster on the most threads than on the fewest (issue 14
- * raised it from 1.7); the smallest memory within 1.5x of the largest, per thread count.
+ * raised it from 1.7); the smallest memory within 1.5x of the largest, per thread count. Issue 14:
+ * at least 3x PostgreSQL and 5x SQLite, judged on {@code idxkit idxbuild} in a new JVM (JVM start
+ * included: what a DBA's command costs) when the experiment ran it ({@code --cli}), else on the
+ * in-process rebuild; and within 2x of the floor line, judged on the in-process rebuild, since the
+ * floor's operations run in the benchmark's JVM too.
  */
 final class IdxbuildSummary {
   /**
@@ -34,6 +38,13 @@ final class IdxbuildSummary {
     long mMin = c.memories().stream().min(Long::compare).orElseThrow();
     String best = IdxbuildBench.label(false, tMax, mMax);
     double mine = s.value("idxkit", best, "total");
+    double cli = s.value("idxkit", "cli " + best, "total");
+    // What the peers' CREATE INDEX is compared with: the command line, JVM start included, if run.
+    double vsPeers = Double.isNaN(cli) ? mine : cli;
+    String vsWhat =
+        Double.isNaN(cli)
+            ? "idxkit (" + best + ", in this JVM)"
+            : "idxkit idxbuild (" + best + ", new JVM, median)";
     String fastest = null;
     double fastestSeconds = Double.NaN;
     for (String p : c.peers()) {
@@ -42,6 +53,12 @@ final class IdxbuildSummary {
           "six indexes: " + p + " / idxkit " + best,
           t / mine,
           "idxkit rebuilds this many times faster");
+      if (!Double.isNaN(cli)) {
+        s.ratio(
+            "six indexes: " + p + " / idxkit idxbuild (new JVM) " + best,
+            t / cli,
+            "the command line, JVM start included, rebuilds this many times faster");
+      }
       String one = IdxbuildBench.label(false, tMin, mMax);
       if (!PostgresPeer.NAME.equals(p)) // the server's CPU is not this process's
       s.ratio(
@@ -55,16 +72,16 @@ final class IdxbuildSummary {
       }
     }
     if (fastest != null) {
-      double x = fastestSeconds / mine;
+      double x = fastestSeconds / vsPeers;
       s.goal(
           ">= 3x faster than the fastest peer",
           String.format(
               Locale.ROOT,
-              "%s %.2f s / idxkit (%s) %.2f s = %.2fx",
+              "%s %.2f s / %s %.2f s = %.2fx",
               fastest,
               fastestSeconds,
-              best,
-              mine,
+              vsWhat,
+              vsPeers,
               x),
           x >= 3);
     }
@@ -76,6 +93,12 @@ final class IdxbuildSummary {
             "six indexes: idxkit " + cfg + " / floor line",
             s.value("idxkit", cfg, "total") / floor,
             "idxkit takes this many times the floor (read + sort + write+fsync)");
+      }
+      if (!Double.isNaN(cli)) {
+        s.ratio(
+            "six indexes: idxkit idxbuild (new JVM) " + best + " / floor line",
+            cli / floor,
+            "the command line, JVM start included, takes this many times the floor");
       }
       s.goal(
           "within 2x of the floor line (" + best + ")",
@@ -90,10 +113,15 @@ final class IdxbuildSummary {
         double t = s.value(bar[0], "six " + IdxbuildBench.size(c.peerMemory()), "total");
         double want = Double.parseDouble(bar[1]);
         s.goal(
-            ">= " + bar[1] + "x " + bar[2] + " (six indexes, wall)",
+            ">= "
+                + bar[1]
+                + "x "
+                + bar[2]
+                + " (six indexes, wall"
+                + (Double.isNaN(cli) ? ")" : ", JVM start included)"),
             String.format(
-                Locale.ROOT, "%.2f s / idxkit (%s) %.2f s = %.2fx", t, best, mine, t / mine),
-            t / mine >= want);
+                Locale.ROOT, "%.2f s / %s %.2f s = %.2fx", t, vsWhat, vsPeers, t / vsPeers),
+            t / vsPeers >= want);
       }
     }
     if (tMax != tMin) {

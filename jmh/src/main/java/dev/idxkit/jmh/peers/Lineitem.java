@@ -43,6 +43,9 @@ final class Lineitem {
   static final String TABLE = "lineitem";
   static final String PK = "lineitem_pk";
 
+  /** lineitem's indexes in the TPC-H schema: the six of the experiments. */
+  static final int TABLE_INDEXES = 6;
+
   private Lineitem() {}
 
   /** A new database in {@code dir} (absent or empty) with the TPC-H schema. */

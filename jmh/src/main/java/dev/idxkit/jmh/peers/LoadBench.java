@@ -188,17 +188,20 @@ public final class LoadBench {
         for (int round = 1; round < c.rounds(); round++) {
           try (BenchDir scratch = BenchDir.create(dir.path(), "round");
               Database db = Lineitem.create(scratch.resolve("idxkit"))) {
+            RoundCost cost = RoundCost.start();
             LoadReport r = Lineitem.loadCsv(db, csv, IndexMode.DEFERRED, build);
             rounds.add(r);
-            printRound(out, round, r, machine.sampleLoad());
+            printRound(out, round, r, cost.end(), machine.sampleLoad());
           }
         }
         try (Database fromCsv = Lineitem.create(dir.resolve("idxkit-csv"))) {
+          RoundCost cost = RoundCost.start();
           LoadReport last = Lineitem.loadCsv(fromCsv, csv, IndexMode.DEFERRED, build);
+          String lastCost = cost.end();
           rounds.add(last);
           double lastLoad = machine.sampleLoad();
           if (c.rounds() > 1) {
-            printRound(out, c.rounds(), last, lastLoad);
+            printRound(out, c.rounds(), last, lastCost, lastLoad);
           }
           LoadReport r = median(rounds);
           record(sheet, "idxkit", "csv", r, out, lastLoad);
@@ -259,15 +262,63 @@ public final class LoadBench {
     return sheet;
   }
 
-  private static void printRound(PrintStream out, int round, LoadReport r, double load) {
+  private static void printRound(
+      PrintStream out, int round, LoadReport r, String cost, double load) {
     out.printf(
         Locale.ROOT,
-        "  round %d: CSV load %.2f s, %,.0f rows/s, CPU %.2f s (load average %.2f)%n",
+        "  round %d: CSV load %.2f s, %,.0f rows/s, CPU %.2f s loading (parse threads %.2f s,"
+            + " loading thread %.2f s), %.2f s with the index build; %s (load average %.2f)%n",
         round,
         r.loadSeconds(),
         r.rowsPerSecond(),
+        r.timings().loadProcessCpuNanos() / 1e9,
+        r.timings().parseCpuNanos() / 1e9,
+        r.timings().loadingThreadCpuNanos() / 1e9,
         r.timings().processCpuNanos() / 1e9,
+        cost,
         load);
+  }
+
+  /**
+   * What a round cost the process beside CPU time: young and old collections with their pause time,
+   * and minor page faults (from {@code /proc/self/stat} on Linux), the suspects when the same work
+   * costs different CPU from round to round.
+   */
+  private record RoundCost(long collections, long gcMillis, long minorFaults) {
+    static RoundCost start() {
+      return now();
+    }
+
+    private static RoundCost now() {
+      long n = 0;
+      long ms = 0;
+      for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+        n += Math.max(0, gc.getCollectionCount());
+        ms += Math.max(0, gc.getCollectionTime());
+      }
+      return new RoundCost(n, ms, readMinorFaults());
+    }
+
+    /** Field 10 of /proc/self/stat, or -1 where there is none. */
+    private static long readMinorFaults() {
+      try {
+        String stat = Files.readString(Path.of("/proc/self/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[7]);
+      } catch (java.io.IOException | RuntimeException e) {
+        return -1;
+      }
+    }
+
+    String end() {
+      RoundCost e = now();
+      return String.format(
+          Locale.ROOT,
+          "%d collections, %d ms in GC, %,d minor faults",
+          e.collections - collections,
+          e.gcMillis - gcMillis,
+          minorFaults < 0 ? -1 : e.minorFaults - minorFaults);
+    }
   }
 
   /** The round of median load rows/s (the lower middle one for an even count). */
@@ -285,6 +336,11 @@ public final class LoadBench {
     double[] rate = rounds.stream().mapToDouble(LoadReport::rowsPerSecond).sorted().toArray();
     double[] cpu =
         rounds.stream().mapToDouble(r -> r.timings().processCpuNanos() / 1e9).sorted().toArray();
+    double[] loadCpu =
+        rounds.stream()
+            .mapToDouble(r -> r.timings().loadProcessCpuNanos() / 1e9)
+            .sorted()
+            .toArray();
     double min = rate[0];
     double med = rate[(rate.length - 1) / 2];
     double max = rate[rate.length - 1];
@@ -294,12 +350,16 @@ public final class LoadBench {
         String.format(
             Locale.ROOT,
             "%d rounds: rows/s min %,.0f / median %,.0f / max %,.0f (max/min %.2f);"
-                + " CPU s min %.2f / median %.2f / max %.2f",
+                + " CPU s of the load min %.2f / median %.2f / max %.2f, with the index build"
+                + " min %.2f / median %.2f / max %.2f",
             rate.length,
             min,
             med,
             max,
             max / min,
+            loadCpu[0],
+            loadCpu[(loadCpu.length - 1) / 2],
+            loadCpu[loadCpu.length - 1],
             cpu[0],
             cpu[(cpu.length - 1) / 2],
             cpu[cpu.length - 1]);

@@ -30,4 +30,12 @@ public interface Chunk {
   default EncodedRows parseEncoded(RecordLayout layout) {
     return null;
   }
+
+  /**
+   * Says that the caller is done with this chunk - its parse has returned and nothing it returned
+   * refers to the chunk's memory - so that the source may reuse that memory for a later chunk. Call
+   * at most once, after the parse; the chunk must not be used afterwards. Optional: a chunk never
+   * released is simply collected.
+   */
+  default void release() {}
 }

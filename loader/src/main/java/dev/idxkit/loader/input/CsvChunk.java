@@ -31,12 +31,18 @@ import java.util.List;
 final class CsvChunk extends TextChunk {
   private final CsvRecordIndex records;
   private final CsvLayout layout;
+  private final FileWindow recycleTo; // null: the bytes are not reused
+  private final EncodedRows.Spares spares; // null: parseEncoded allocates its arrays
+  private boolean released;
 
   /**
    * @param data the chunk's bytes: records {@code 0..records.count()-1} of {@code records}, from
    *     index 0
    * @param startOffset file offset of {@code data[0]}
    * @param startLine line number of the first record
+   * @param recycleTo the window {@code data} came from, which {@link #release()} gives it back to;
+   *     null if it is not to be reused
+   * @param spares where {@link #parseEncoded} takes the arrays of released rows; null for none
    */
   CsvChunk(
       long index,
@@ -44,10 +50,26 @@ final class CsvChunk extends TextChunk {
       long startOffset,
       long startLine,
       CsvRecordIndex records,
-      CsvLayout layout) {
+      CsvLayout layout,
+      FileWindow recycleTo,
+      EncodedRows.Spares spares) {
     super(layout.file(), index, data, startOffset, startLine);
     this.records = records;
     this.layout = layout;
+    this.recycleTo = recycleTo;
+    this.spares = spares;
+  }
+
+  /**
+   * Both parses copy what they keep (strings, encoded records), so once one has returned the
+   * chunk's bytes can be filled again.
+   */
+  @Override
+  public void release() {
+    if (!released && recycleTo != null) {
+      released = true;
+      recycleTo.recycle(data);
+    }
   }
 
   /** Where the input continues after this chunk. */
@@ -96,7 +118,8 @@ final class CsvChunk extends TextChunk {
       return null;
     }
     int n = records.count();
-    EncodedRows.Builder out = new EncodedRows.Builder(n, n == 0 ? 64 : records.end(n - 1) + n * 16);
+    EncodedRows.Builder out =
+        new EncodedRows.Builder(n, n == 0 ? 64 : records.end(n - 1) + n * 16, spares);
     List<Problem> problems = records.problems();
     int nextProblem = 0;
     for (int k = 0; k < n; k++) {

@@ -59,6 +59,7 @@ public final class CsvSource implements RowSource {
   private final CsvLayout layout;
   private final CsvRecordScanner scanner;
   private final FileWindow window;
+  private final EncodedRows.Spares spares = new EncodedRows.Spares();
   private final int maxWindow;
   private long line;
   private long chunks;
@@ -252,7 +253,8 @@ public final class CsvSource implements RowSource {
       int end = scanner.scan(window.buf(), 0, window.length(), window.eof(), index);
       if (index.count() > 0) {
         long offset = window.offset();
-        CsvChunk chunk = new CsvChunk(chunks++, window.take(end), offset, line, index, layout);
+        CsvChunk chunk =
+            new CsvChunk(chunks++, window.take(end), offset, line, index, layout, window, spares);
         line += index.lineCount();
         return chunk;
       }

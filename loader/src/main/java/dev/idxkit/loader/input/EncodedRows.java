@@ -1,5 +1,6 @@
 package dev.idxkit.loader.input;
 
+import java.util.ArrayDeque;
 import java.util.Arrays;
 
 /**
@@ -10,6 +11,11 @@ import java.util.Arrays;
  * <p>Layout: the records back to back in {@link #data()}; record {@code i} is {@code data[end(i-1),
  * end(i))} ({@code end(-1)} = 0), empty for a reject. Resume points in parallel arrays; rejects in
  * a sparse array, null where the record is a row.
+ *
+ * <p>Reuse: a builder given {@link Spares} takes the arrays of an {@link #release() released}
+ * instance instead of allocating (the records of a 1 MiB chunk need a 1 MiB array, which G1
+ * allocates outside the young generation, often in memory never touched before: a clear and page
+ * faults per chunk on the parse threads).
  */
 public final class EncodedRows {
   private final int count;
@@ -19,6 +25,8 @@ public final class EncodedRows {
   private final long[] resumeOffset;
   private final long[] resumeLine;
   private final RejectedRow[] rejects;
+  private final Spares spares;
+  private boolean released;
 
   private EncodedRows(Builder b) {
     this.count = b.count;
@@ -28,6 +36,38 @@ public final class EncodedRows {
     this.resumeOffset = b.resumeOffset;
     this.resumeLine = b.resumeLine;
     this.rejects = b.rejects;
+    this.spares = b.spares;
+  }
+
+  /**
+   * Says that the caller is done with these rows, so that a later builder may reuse their arrays;
+   * nothing of this instance may be read afterwards (rejects already taken stay valid). At most
+   * once; a no-op without spares.
+   */
+  public void release() {
+    if (spares != null && !released) {
+      released = true;
+      spares.offer(this);
+    }
+  }
+
+  /**
+   * Arrays of released rows, waiting for the next builder: shared by the parse threads of one
+   * input, which build, and the loading thread, which releases. At most {@value #MAX} wait.
+   */
+  public static final class Spares {
+    private static final int MAX = 8;
+    private final ArrayDeque<EncodedRows> free = new ArrayDeque<>();
+
+    synchronized EncodedRows poll() {
+      return free.poll();
+    }
+
+    synchronized void offer(EncodedRows r) {
+      if (free.size() < MAX) {
+        free.push(r);
+      }
+    }
   }
 
   public int count() {
@@ -76,18 +116,37 @@ public final class EncodedRows {
     private long[] resumeOffset;
     private long[] resumeLine;
     private RejectedRow[] rejects;
+    private final Spares spares;
 
     /**
      * @param records how many records to expect (a hint)
      * @param bytes how many bytes of records to expect (a hint)
      */
     public Builder(int records, int bytes) {
+      this(records, bytes, null);
+    }
+
+    /**
+     * A builder that reuses the arrays of rows released to {@code spares} (null: none) when they
+     * are large enough, and whose rows go back there when released.
+     */
+    public Builder(int records, int bytes, Spares spares) {
+      this.spares = spares;
       int n = Math.max(1, records);
-      data = new byte[Math.max(64, bytes)];
-      end = new int[n];
-      line = new long[n];
-      resumeOffset = new long[n];
-      resumeLine = new long[n];
+      int size = Math.max(64, bytes);
+      EncodedRows old = spares == null ? null : spares.poll();
+      data = old != null && old.data.length >= size ? old.data : new byte[size];
+      if (old != null && old.end.length >= n) {
+        end = old.end;
+        line = old.line;
+        resumeOffset = old.resumeOffset;
+        resumeLine = old.resumeLine;
+      } else {
+        end = new int[n];
+        line = new long[n];
+        resumeOffset = new long[n];
+        resumeLine = new long[n];
+      }
     }
 
     /** Appends a row whose record is {@code src[off, off + len)}. */

@@ -73,6 +73,11 @@ public final class EncodedBatch implements RecordBatch {
   }
 
   @Override
+  public void release() {
+    rows.release();
+  }
+
+  @Override
   public RejectedRow reject(int i) {
     return rows.reject(i);
   }

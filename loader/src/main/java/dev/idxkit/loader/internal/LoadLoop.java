@@ -157,6 +157,7 @@ public final class LoadLoop {
       if (sink.endBatch(batchEnd)) {
         durable = batchEnd; // live mode: committed, though not synced; a resume starts here
       }
+      b.release();
       appendNanos += System.nanoTime() - t0;
       listener.progress(progress(LoadPhase.LOADING));
     }

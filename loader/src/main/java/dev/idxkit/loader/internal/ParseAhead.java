@@ -97,7 +97,11 @@ public final class ParseAhead<T> implements AutoCloseable {
   }
 
   private T run(Chunk chunk) {
-    return prepare.apply(chunk, new CpuClock());
+    try {
+      return prepare.apply(chunk, new CpuClock());
+    } finally {
+      chunk.release(); // what the parse made no longer refers to the chunk's bytes
+    }
   }
 
   /** Wall time the calling thread spent cutting chunks. */

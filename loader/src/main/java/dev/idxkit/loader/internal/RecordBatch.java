@@ -25,4 +25,11 @@ public interface RecordBatch {
 
   /** CPU time the parse thread spent encoding the values into records (0 if it did not). */
   long encodeCpuNanos();
+
+  /**
+   * The loading thread is done with the batch: every record has gone to the sink or the reject
+   * file, which copy what they keep. Its memory may then be reused; the batch must not be read
+   * again. Optional.
+   */
+  default void release() {}
 }

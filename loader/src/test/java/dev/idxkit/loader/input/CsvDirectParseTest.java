@@ -298,4 +298,90 @@ class CsvDirectParseTest {
   private static String pick(SplittableRandom r, String[] values) {
     return values[r.nextInt(values.length)];
   }
+
+  /**
+   * The split finds the fields, their kinds and its give-ups exactly as a byte-by-byte reference
+   * does, on random records of delimiters, quotes, doubled quotes, line breaks and text, placed
+   * anywhere in an array - at its end too, where the split cannot read 8 bytes at a time.
+   */
+  @Test
+  void splitMatchesAByteByByteReference() {
+    long seed = Seeds.seed();
+    SplittableRandom r = Seeds.random(seed);
+    CsvLayout layout =
+        new CsvLayout("t.csv", RandomCsv.TABLE, new int[] {0}, CsvOptions.defaults());
+    CsvDirectParser p = CsvDirectParser.create(layout, RecordLayout.of(RandomCsv.TABLE));
+    String[] parts = {"a", "bcdefghij", ",", ",", ",", "\"", "\"\"", "\r", "\n", "\"x,y\"", "1.5"};
+    for (int round = 0; round < 20_000; round++) {
+      StringBuilder rec = new StringBuilder();
+      int n = r.nextInt(30);
+      for (int i = 0; i < n; i++) {
+        rec.append(parts[r.nextInt(parts.length)]);
+      }
+      byte[] b = rec.toString().getBytes(StandardCharsets.UTF_8);
+      int before = r.nextInt(10);
+      int after = r.nextInt(3) == 0 ? 0 : r.nextInt(20); // 0: the record ends the array
+      byte[] d = new byte[before + b.length + after];
+      Arrays.fill(d, (byte) ',');
+      System.arraycopy(b, 0, d, before, b.length);
+      List<String> want = reference(d, before, before + b.length);
+      List<String> got = new ArrayList<>();
+      if (p.split(d, before, before + b.length)) {
+        for (int f = 0; f < p.fields(); f++) {
+          got.add(p.fieldStart(f) + ":" + p.fieldEnd(f) + ":" + p.fieldKind(f));
+        }
+      } else {
+        got = null;
+      }
+      assertThat(got).as("record %s, %s", rec, Seeds.reproduce(seed, getClass())).isEqualTo(want);
+    }
+  }
+
+  /** Fields as start:end:kind (0 plain, 1 quoted, 2 with doubled quotes), null to give up. */
+  private static List<String> reference(byte[] d, int from, int to) {
+    List<String> out = new ArrayList<>();
+    int p = from;
+    while (true) {
+      if (p < to && d[p] == '"') {
+        int q = p + 1;
+        int kind = 1;
+        while (true) {
+          while (q < to && d[q] != '"') {
+            q++;
+          }
+          if (q >= to) {
+            return null;
+          }
+          if (q + 1 < to && d[q + 1] == '"') {
+            kind = 2;
+            q += 2;
+            continue;
+          }
+          break;
+        }
+        out.add((p + 1) + ":" + q + ":" + kind);
+        p = q + 1;
+        if (p == to) {
+          return out;
+        }
+        if (d[p] != ',') {
+          return null;
+        }
+        p++;
+      } else {
+        int s = p;
+        while (p < to && d[p] != ',') {
+          if (d[p] == '"' || d[p] == '\n' || d[p] == '\r') {
+            return null;
+          }
+          p++;
+        }
+        out.add(s + ":" + p + ":0");
+        if (p == to) {
+          return out;
+        }
+        p++;
+      }
+    }
+  }
 }

@@ -2,6 +2,7 @@ package dev.idxkit.loader.input;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.loader.input.CsvRecordScanner.Stop;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -106,5 +107,88 @@ class CsvRecordScannerTest {
     for (int window = 1; window <= b.length; window++) {
       assertThat(scanAll(b, window)).as("window %d", window).isEqualTo(records);
     }
+  }
+
+  /**
+   * The fast path ({@link CsvRecordScanner#fastRecord}) changes nothing: on random bytes from an
+   * alphabet of everything the scanner treats specially, and on {@link RandomCsv} files, scanned
+   * through windows cut at random places, the scanner with it finds the same records, lines,
+   * problems, stops and resume offsets as the byte-by-byte state machine alone.
+   */
+  @Test
+  void theFastPathFindsWhatTheStateMachineFinds() {
+    long seed = Seeds.seed();
+    java.util.SplittableRandom r = Seeds.random(seed);
+    String[] alphabet = {
+      "a",
+      "bc",
+      "0123456789",
+      ",",
+      ",",
+      "\"",
+      "\"\"",
+      "\n",
+      "\r",
+      "\r\n",
+      "é",
+      "😀",
+      "\u00ff",
+      "x,\"y\"\n"
+    };
+    for (int round = 0; round < 300; round++) {
+      byte[] b;
+      if (round % 10 == 0) {
+        b = new RandomCsv(r.nextLong(), 50 + r.nextInt(200)).bytes;
+      } else {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int parts = r.nextInt(400);
+        for (int i = 0; i < parts; i++) {
+          if (r.nextInt(40) == 0) {
+            out.write(0x80 + r.nextInt(0x80)); // a stray byte that may start no sequence
+          } else {
+            out.writeBytes(alphabet[r.nextInt(alphabet.length)].getBytes(StandardCharsets.UTF_8));
+          }
+        }
+        b = out.toByteArray();
+      }
+      int maxRecord = r.nextBoolean() ? 1 << 20 : 16 + r.nextInt(64);
+      int step = 1 + r.nextInt(Math.max(1, b.length / 3 + 1));
+      assertThat(scanWith(b, true, maxRecord, step))
+          .as("round %d, %s", round, Seeds.reproduce(seed, getClass()))
+          .isEqualTo(scanWith(b, false, maxRecord, step));
+    }
+  }
+
+  /**
+   * Every record, problem and stop of a scan of {@code b} through windows growing by {@code step}.
+   */
+  private static List<String> scanWith(byte[] b, boolean fast, int maxRecord, int step) {
+    CsvRecordScanner scanner = new CsvRecordScanner(',', '"', maxRecord, fast);
+    List<String> out = new ArrayList<>();
+    int from = 0;
+    int limit = Math.min(b.length, step);
+    while (from < b.length) {
+      boolean eof = limit >= b.length;
+      CsvRecordIndex index = new CsvRecordIndex();
+      byte[] window = java.util.Arrays.copyOfRange(b, from, limit);
+      int end = scanner.scan(window, 0, window.length, eof, index);
+      for (int i = 0; i < index.count(); i++) {
+        out.add((from + index.end(i)) + "/" + index.line(i) + "/" + index.lineAfter(i));
+      }
+      for (CsvRecordIndex.Problem p : index.problems()) {
+        out.add(p.toString());
+      }
+      out.add("stop " + scanner.stop() + " at " + (from + end));
+      if (end == 0) {
+        if (eof || scanner.stop() == Stop.TOO_LONG) {
+          break;
+        }
+        limit = Math.min(b.length, limit + step);
+        continue;
+      }
+      from += end;
+      limit = Math.min(b.length, Math.max(limit, from + 1) + step);
+    }
+    return out;
   }
 }

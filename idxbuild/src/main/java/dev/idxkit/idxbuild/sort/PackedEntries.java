@@ -1,0 +1,443 @@
+package dev.idxkit.idxbuild.sort;
+
+import dev.idxkit.core.spi.Keys;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * A scan buffer's entries sorted and kept as one {@code long} each: the scan's fast sort when every
+ * entry has the same length and the entries came in non-decreasing RID order, as a scan buffer's do
+ * ({@link EntryBuffer#add} tracks both). It replaces sorting 16-byte pairs and then copying the
+ * entries into sorted order: the long <em>is</em> the entry, so the sorted longs are the kept
+ * buffer, at 8 bytes an entry instead of the entry's length, and nothing is gathered.
+ *
+ * <p>Why a long holds an entry: the bytes no entry of the buffer changes (the index id, the NOT
+ * NULL flags, the high bytes of numbers) are kept once, in a template; what is left are the key
+ * bytes that vary and the RID. The RID {@code page << 16 | slot} is kept as {@code (page -
+ * firstPage) << slotBits | slot}, with {@code slotBits} for the buffer's largest slot and the page
+ * relative to the buffer's first (RIDs arrive in order, so first and last bound them). When the
+ * varying key bytes and that RID fit in 64 bits together, each entry becomes {@code varying key
+ * bytes (big-endian) << ridBits | rid}, and the unsigned order of these longs is the unsigned byte
+ * order of the entries (the constant bytes order nothing; the key bytes come first; equal keys
+ * order by RID, whose packing keeps its order). Otherwise {@link #sort} declines and the buffer
+ * takes {@link ArrivalOrderSort} or {@link PrefixSort}.
+ *
+ * <p>Steps of {@link #sort}:
+ *
+ * <ol>
+ *   <li>One sequential pass over the entries (contiguous: entry {@code j} at {@code j × len}):
+ *       which key bytes differ from entry 0's, and the largest slot.
+ *   <li>Pack each entry into a long in the lower half of the pair region, counting the byte values
+ *       of each varying key position as it goes.
+ *   <li>LSD radix passes on the key bytes only, skipping a byte every long shares. The passes are
+ *       stable and the longs start in RID order, so the RID bits need no pass.
+ * </ol>
+ *
+ * <p>Worked example: a date index's 15-byte entries {@code 00 07 | 01 | 80 00 2a 1c | rid}. In a
+ * buffer whose dates differ only in their last two bytes and whose RIDs run from page 4,000 slot 0
+ * to page 4,700 slot 61, slots take 6 bits and pages 10: entry {@code ...2a 1c | page 4,123 slot 9}
+ * becomes {@code 0x2a1c << 16 | 123 << 6 | 9}. Reading it back ({@link #unpack}) writes the
+ * template {@code 00 07 01 80 00 ?? ??}, the two date bytes, and the RID {@code 4,123 << 16 | 9} as
+ * 8 big-endian bytes.
+ *
+ * <h2>One layout for a group</h2>
+ *
+ * Each buffer packs with its own {@link Layout}. For the final merge, {@link #common} finds one
+ * layout for all the kept buffers of a group - the union of their varying positions (with the
+ * positions where their constant bytes differ), their page span and their widest slots - and each
+ * long is {@link Recode recoded} into it as the merge loads it (a buffer's order does not depend on
+ * the layout). So the buffers merge as plain longs ({@link PackedMerge}), without unpacking an
+ * entry to compare it. If the common layout passes 64 bits they merge as byte entries.
+ *
+ * <p>Memory: the sort uses the buffer's pair region ({@code 16 n} bytes, two arrays of {@code n}
+ * longs) and 8 × 256 ints of counters; the result stays there until {@link #compact} copies the
+ * {@code 8 n} bytes into an array of their own, after which the buffer's arena can be reused.
+ */
+final class PackedEntries {
+  private static final VarHandle LONG = PrefixSort.LONG;
+  private static final VarHandle BE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  /**
+   * How longs map to entries: the constant bytes of the key part ({@code template}, entry length
+   * minus 8), the positions of the varying key bytes in ascending order ({@code at}), and the RID
+   * as {@code (page - firstPage) << slotBits | slot} in the low {@code ridBits} bits.
+   */
+  record Layout(byte[] template, int[] at, int ridBits, int slotBits, long firstPage) {
+    int entryLength() {
+      return template.length + 8;
+    }
+
+    /** The entry of {@code k}, written to {@code out[off, off + entryLength())}. */
+    void unpack(long k, byte[] out, int off) {
+      int keyLen = template.length;
+      System.arraycopy(template, 0, out, off, keyLen);
+      long key = ridBits == 64 ? 0 : k >>> ridBits;
+      for (int v = at.length - 1; v >= 0; v--) {
+        out[off + at[v]] = (byte) key;
+        key >>>= 8;
+      }
+      long r = ridBits == 64 ? k : k & ((1L << ridBits) - 1);
+      long page = firstPage + (r >>> slotBits);
+      long slot = r & ((1L << slotBits) - 1);
+      BE_LONG.set(out, off + keyLen, page << 16 | slot);
+    }
+  }
+
+  private final int n;
+  private final int len;
+  private final long lastPage;
+  private Layout layout;
+  private byte[] longs; // the sorted longs, native order, n of them from longsAt
+  private int longsAt;
+
+  private PackedEntries(int n, Layout layout, long lastPage, byte[] longs, int longsAt) {
+    this.n = n;
+    this.len = layout.entryLength();
+    this.layout = layout;
+    this.lastPage = lastPage;
+    this.longs = longs;
+    this.longsAt = longsAt;
+  }
+
+  /**
+   * Sorts the {@code n >= 1} entries of {@code len} bytes at {@code data[j × len]} (arrival order,
+   * RIDs non-decreasing, the RID the last 8 bytes) using the pair region at {@code data[base]}
+   * ({@code 16 n} bytes) as scratch; null, with the entries unchanged, when the varying key bytes
+   * and the RID do not fit in 64 bits.
+   */
+  static PackedEntries sort(byte[] data, int base, int n, int len) {
+    int keyLen = len - 8;
+    if (n < 1 || keyLen < 0) {
+      return null;
+    }
+    // Each step is a method with one loop, so that each compiles on its own (a method with four
+    // loops, called once per buffer, was compiled loop by loop on stack replacement, a dozen times
+    // over a rebuild).
+    // 1. Varying key bytes and the largest slot.
+    long[] diff = new long[(keyLen + 7) >>> 3];
+    int maxSlot = varyingBytes(data, n, len, diff);
+    long firstPage = (long) BE_LONG.get(data, keyLen) >>> 16;
+    long lastPage = (long) BE_LONG.get(data, (n - 1) * len + keyLen) >>> 16;
+    int slotBits = bits(maxSlot);
+    int ridBits = slotBits + bits(lastPage - firstPage);
+    int[] at = new int[keyLen];
+    int varying = 0;
+    for (int p = 0; p < keyLen; p++) {
+      if (((diff[p >>> 3] >>> (56 - ((p & 7) << 3))) & 0xFF) != 0) {
+        if (8 * (varying + 1) + ridBits > 64) {
+          return null;
+        }
+        at[varying++] = p;
+      }
+    }
+    at = Arrays.copyOf(at, varying);
+    Layout layout = new Layout(Arrays.copyOf(data, keyLen), at, ridBits, slotBits, firstPage);
+    // 2. Pack into the lower half of the pair region, counting the key digits.
+    int[][] counts = new int[varying][256];
+    int lower = base;
+    int upper = base + (n << 3);
+    boolean inOrder = pack(data, n, len, layout, counts, lower);
+    // 3. LSD passes over the key digits, skipping digits shared by all; none at all when the
+    // entries came in order already (a key that grows with the RID: a primary key loaded in key
+    // order).
+    int src = lower;
+    int dst = upper;
+    int[] pos = new int[256];
+    for (int d = inOrder ? varying : 0; d < varying; d++) {
+      int[] c = counts[d];
+      int shift = ridBits + (d << 3);
+      if (c[(int) ((long) LONG.get(data, src) >>> shift) & 0xFF] == n) {
+        continue;
+      }
+      int sum = 0;
+      for (int b = 0; b < 256; b++) {
+        pos[b] = sum;
+        sum += c[b];
+      }
+      radixPass(data, src, dst, n, shift, pos);
+      int t = src;
+      src = dst;
+      dst = t;
+    }
+    return new PackedEntries(n, layout, lastPage, data, src);
+  }
+
+  /**
+   * ORs into {@code diff} (big-endian words of the key part) where each entry differs from entry 0
+   * and returns the largest slot. Reading 8 bytes at a time runs into the RID bytes, in bounds; the
+   * caller looks at key bytes only.
+   */
+  private static int varyingBytes(byte[] data, int n, int len, long[] diff) {
+    int keyLen = len - 8;
+    int words = diff.length;
+    int maxSlot = 0;
+    for (int off = 0, end = n * len; off < end; off += len) {
+      for (int w = 0; w < words; w++) {
+        diff[w] |= (long) BE_LONG.get(data, off + (w << 3)) ^ (long) BE_LONG.get(data, w << 3);
+      }
+      maxSlot = Math.max(maxSlot, (int) ((long) BE_LONG.get(data, off + keyLen) & 0xFFFF));
+    }
+    return maxSlot;
+  }
+
+  /**
+   * Packs entry {@code j} into the long at {@code data[to + 8 j]} with {@code layout}, counting
+   * each varying key byte's values in {@code counts} (last byte first); true if the longs came out
+   * in non-decreasing order.
+   */
+  private static boolean pack(byte[] data, int n, int len, Layout layout, int[][] counts, int to) {
+    int keyLen = len - 8;
+    int[] at = layout.at();
+    int varying = at.length;
+    int ridBits = layout.ridBits();
+    int slotBits = layout.slotBits();
+    long firstPage = layout.firstPage();
+    boolean inOrder = true;
+    long prev = 0;
+    for (int j = 0, off = 0; j < n; j++, off += len) {
+      long k = 0;
+      for (int v = 0; v < varying; v++) {
+        int b = data[off + at[v]] & 0xFF;
+        k = (k << 8) | b;
+        counts[varying - 1 - v][b]++;
+      }
+      long rid = (long) BE_LONG.get(data, off + keyLen);
+      long r = ((rid >>> 16) - firstPage) << slotBits | (rid & 0xFFFF);
+      long packed = ridBits == 64 ? r : (k << ridBits) | r;
+      inOrder &= Long.compareUnsigned(prev, packed) <= 0;
+      prev = packed;
+      LONG.set(data, to + (j << 3), packed);
+    }
+    return inOrder;
+  }
+
+  /** One stable counting pass: the {@code n} longs at {@code src} to {@code dst} by a byte. */
+  private static void radixPass(byte[] data, int src, int dst, int n, int shift, int[] pos) {
+    for (int i = 0; i < n; i++) {
+      long k = (long) LONG.get(data, src + (i << 3));
+      LONG.set(data, dst + (pos[(int) (k >>> shift) & 0xFF]++ << 3), k);
+    }
+  }
+
+  /**
+   * One layout for all of {@code parts} (see the class comment), or null if their entries differ in
+   * length or their varying bytes and RIDs together pass 64 bits.
+   */
+  static Layout common(java.util.List<PackedEntries> parts) {
+    if (parts.isEmpty()) {
+      return null;
+    }
+    Layout first = parts.get(0).layout;
+    byte[] template = first.template();
+    int keyLen = template.length;
+    boolean[] varying = new boolean[keyLen];
+    long firstPage = Long.MAX_VALUE;
+    long lastPage = 0;
+    int slotBits = 0;
+    for (PackedEntries p : parts) {
+      Layout l = p.layout;
+      if (l.template().length != keyLen) {
+        return null;
+      }
+      for (int a : l.at()) {
+        varying[a] = true;
+      }
+      for (int i = 0; i < keyLen; i++) {
+        varying[i] |= l.template()[i] != template[i];
+      }
+      firstPage = Math.min(firstPage, l.firstPage());
+      lastPage = Math.max(lastPage, p.lastPage);
+      slotBits = Math.max(slotBits, l.slotBits());
+    }
+    int ridBits = slotBits + bits(lastPage - firstPage);
+    int[] at = new int[keyLen];
+    int v = 0;
+    for (int i = 0; i < keyLen; i++) {
+      if (varying[i]) {
+        at[v++] = i;
+      }
+    }
+    if (8 * v + ridBits > 64) {
+      return null;
+    }
+    return new Layout(template, Arrays.copyOf(at, v), ridBits, slotBits, firstPage);
+  }
+
+  /**
+   * Rewrites longs of {@code from} into {@code to}, a layout {@link #common} made for {@code from}
+   * among others: the same entry, so the order of a buffer's longs is kept. {@link PackedMerge}
+   * recodes each long as it loads it, so a buffer is never rewritten (and its own readers go on
+   * reading it with its own layout).
+   */
+  static final class Recode {
+    private final boolean sameBytes;
+    private final int fromBits;
+    private final int fromSlot;
+    private final long slotMask;
+    private final long pageDelta;
+    private final int toBits;
+    private final int toSlot;
+    // The general case: for each varying byte of the target, the shift of ours it is, or -1 and
+    // the constant byte our template has there.
+    private final int[] shift;
+    private final int[] constant;
+
+    Recode(Layout from, Layout to) {
+      this.fromBits = from.ridBits();
+      this.fromSlot = from.slotBits();
+      this.slotMask = (1L << fromSlot) - 1;
+      this.pageDelta = from.firstPage() - to.firstPage();
+      this.toBits = to.ridBits();
+      this.toSlot = to.slotBits();
+      this.sameBytes = Arrays.equals(from.at(), to.at()) && fromBits < 64 && toBits < 64;
+      int tv = to.at().length;
+      this.shift = new int[tv];
+      this.constant = new int[tv];
+      int[] ours = from.at();
+      for (int g = 0, v = 0; g < tv; g++) {
+        int pos = to.at()[g];
+        while (v < ours.length && ours[v] < pos) {
+          v++;
+        }
+        if (v < ours.length && ours[v] == pos) {
+          shift[g] = 8 * (ours.length - 1 - v);
+          constant[g] = -1;
+        } else {
+          constant[g] = from.template()[pos] & 0xFF;
+        }
+      }
+    }
+
+    long apply(long k) {
+      if (sameBytes) {
+        // The usual case (buffers of one group vary in the same bytes): only the RID moves.
+        long r = k & ((1L << fromBits) - 1);
+        long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
+        return (k >>> fromBits) << toBits | rid;
+      }
+      long key = fromBits == 64 ? 0 : k >>> fromBits;
+      long g = 0;
+      for (int j = 0; j < shift.length; j++) {
+        g = (g << 8) | (constant[j] >= 0 ? constant[j] : (key >>> shift[j]) & 0xFF);
+      }
+      long r = fromBits == 64 ? k : k & ((1L << fromBits) - 1);
+      long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
+      return toBits == 64 ? rid : (g << toBits) | rid;
+    }
+  }
+
+  Layout layout() {
+    return layout;
+  }
+
+  /** The {@code i}-th long in sorted order. */
+  long packedAt(int i) {
+    return (long) LONG.get(longs, longsAt + (i << 3));
+  }
+
+  /** Bits to hold {@code v >= 0}. */
+  private static int bits(long v) {
+    return 64 - Long.numberOfLeadingZeros(v);
+  }
+
+  int size() {
+    return n;
+  }
+
+  int entryLength() {
+    return len;
+  }
+
+  /** Bytes this takes once {@link #compact compacted}: the longs and the template. */
+  long compactBytes() {
+    return 8L * n + layout.template().length + 4L * layout.at().length;
+  }
+
+  boolean isCompact() {
+    return longsAt == 0 && longs.length == 8 * n;
+  }
+
+  /**
+   * Copies the longs out of the buffer's arena into an array of their own; returns true if it did
+   * (and the arena is free), false if they were already on their own.
+   */
+  boolean compact() {
+    if (isCompact()) {
+      return false;
+    }
+    longs = Arrays.copyOfRange(longs, longsAt, longsAt + 8 * n);
+    longsAt = 0;
+    return true;
+  }
+
+  /** The {@code i}-th entry in sorted order, written to {@code out[off, off + len)}. */
+  void unpack(int i, byte[] out, int off) {
+    layout.unpack(packedAt(i), out, off);
+  }
+
+  /** The first entry not below {@code key}, by binary search; {@code n} if none. */
+  int lowerBound(byte[] key) {
+    byte[] scratch = new byte[len];
+    int lo = 0;
+    int hi = n;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      unpack(mid, scratch, 0);
+      if (Keys.compare(scratch, 0, len, key, 0, key.length) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Entries {@code [lo, hi)} in order, each unpacked into the cursor's own array. */
+  EntrySource source(int lo, int hi) {
+    return new Cursor(lo, hi);
+  }
+
+  private final class Cursor implements EntrySource {
+    private final byte[] entry = new byte[len];
+    private int i;
+    private final int end;
+
+    Cursor(int lo, int hi) {
+      this.i = lo - 1;
+      this.end = hi;
+    }
+
+    @Override
+    public boolean next() {
+      if (i + 1 >= end) {
+        i = end;
+        return false;
+      }
+      unpack(++i, entry, 0);
+      return true;
+    }
+
+    @Override
+    public byte[] array() {
+      return entry;
+    }
+
+    @Override
+    public int offset() {
+      return 0;
+    }
+
+    @Override
+    public int length() {
+      return len;
+    }
+
+    @Override
+    public void close() {
+      i = end;
+    }
+  }
+}

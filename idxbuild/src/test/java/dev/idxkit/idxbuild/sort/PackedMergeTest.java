@@ -1,0 +1,116 @@
+package dev.idxkit.idxbuild.sort;
+
+import static dev.idxkit.idxbuild.sort.TestEntries.assertSameEntries;
+import static dev.idxkit.idxbuild.sort.TestEntries.drain;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idxkit.core.Rid;
+import dev.idxkit.core.testing.Seeds;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Packed scan buffers given one layout ({@link PackedMerge#unify}) merge as longs into exactly the
+ * sorted entries of all of them, whole and in key ranges, against {@code Arrays.sort}: buffers
+ * whose varying bytes, constant bytes, pages and slots differ, as two scan threads' buffers of one
+ * group do; and unify declines (leaving the buffers readable) when one layout would pass 64 bits or
+ * a buffer is not packed.
+ */
+class PackedMergeTest {
+  private final long seed = Seeds.seed();
+  private final String repro = Seeds.reproduce(seed, getClass());
+
+  /** A buffer of {@code rows} scan entries from page {@code page} on, keys from {@code keys}. */
+  private static EntryBuffer buffer(
+      SplittableRandom r,
+      int rows,
+      long page,
+      int keyBytes,
+      long keyMask,
+      int maxSlot,
+      List<byte[]> all) {
+    EntryBuffer b = new EntryBuffer(1L << 24);
+    int slot = -1;
+    for (int row = 0; row < rows; row++) {
+      if (slot >= maxSlot || r.nextInt(20) == 0) {
+        page += 1 + r.nextInt(3);
+        slot = 0;
+      } else {
+        slot++;
+      }
+      byte[] e = new byte[2 + keyBytes + Rid.BYTES];
+      e[1] = 4;
+      long key = r.nextLong() & keyMask;
+      for (int i = 0; i < keyBytes; i++) {
+        e[2 + i] = (byte) (key >>> (8 * (keyBytes - 1 - i)));
+      }
+      Rid.write(Rid.of(page, slot), e, 2 + keyBytes);
+      all.add(e);
+      assertThat(b.add(e)).isTrue();
+    }
+    b.sort();
+    b.compact();
+    return b;
+  }
+
+  @Test
+  void unifiedBuffersMergeAsTheModel() {
+    SplittableRandom r = Seeds.random(seed);
+    for (int round = 0; round < 40; round++) {
+      int keyBytes = 1 + r.nextInt(8);
+      List<byte[]> all = new ArrayList<>();
+      List<EntryBuffer> buffers = new ArrayList<>();
+      int k = 1 + r.nextInt(9);
+      long page = r.nextInt(1 << 20);
+      boolean sameBytes = r.nextBoolean(); // as buffers of one group usually are: only RIDs move
+      long shared = (1L << (8 * (1 + r.nextInt(3)))) - 1;
+      for (int i = 0; i < k; i++) {
+        // Each buffer varies in a different subset of the key's low bytes, or all in the same.
+        long mask = r.nextInt(4) == 0 ? 0 : (1L << (8 * (1 + r.nextInt(3)))) - 1;
+        mask <<= 8 * r.nextInt(2);
+        if (sameBytes) {
+          mask = shared; // (random keys: every buffer varies in all these bytes)
+        }
+        int maxSlot = r.nextBoolean() ? 0 : 1 + r.nextInt(200);
+        buffers.add(buffer(r, 1 + r.nextInt(2000), page, keyBytes, mask, maxSlot, all));
+        page += 10_000 + r.nextInt(100_000); // past every page the buffer used: RIDs are unique
+      }
+      String what = "round " + round + "; " + repro;
+      List<byte[]> expected = TestEntries.sorted(all);
+      boolean packed = buffers.stream().allMatch(EntryBuffer::isPacked);
+      PackedMerge.Group group = PackedMerge.unify(buffers);
+      assertThat(group == null || packed).as(what).isTrue();
+      if (group == null) {
+        continue;
+      }
+      assertSameEntries(drain(group.merge(null, null)), expected, what);
+      int lo = r.nextInt(expected.size());
+      int hi = lo + r.nextInt(expected.size() - lo + 1);
+      byte[] from = expected.get(lo);
+      byte[] to = hi < expected.size() ? expected.get(hi) : null;
+      assertSameEntries(drain(group.merge(from, to)), expected.subList(lo, hi), "range " + what);
+      // Each buffer still reads back its own entries.
+      List<byte[]> again = new ArrayList<>();
+      for (EntryBuffer b : buffers) {
+        again.addAll(drain(b.source()));
+      }
+      assertSameEntries(TestEntries.sorted(again), expected, "buffers after the merges; " + what);
+    }
+  }
+
+  @Test
+  void unifyDeclinesWhenOneLayoutPassesSixtyFourBits() {
+    SplittableRandom r = Seeds.random(seed);
+    List<byte[]> all = new ArrayList<>();
+    // 6 varying bytes in the first buffer, the other 2 in the second: 8 + RID bits together.
+    EntryBuffer a = buffer(r, 300, 10, 8, 0x0000_FFFF_FFFF_FFFFL, 40, all);
+    EntryBuffer b = buffer(r, 300, 5000, 8, 0xFFFF_0000_0000_0000L, 40, all);
+    assertThat(a.isPacked() && b.isPacked()).as(repro).isTrue();
+    assertThat(PackedMerge.unify(List.of(a, b))).as(repro).isNull();
+    List<byte[]> again = new ArrayList<>(drain(a.source()));
+    again.addAll(drain(b.source()));
+    assertSameEntries(TestEntries.sorted(again), TestEntries.sorted(all), repro);
+  }
+}

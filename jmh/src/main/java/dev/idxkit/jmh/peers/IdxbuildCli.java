@@ -1,0 +1,175 @@
+package dev.idxkit.jmh.peers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idxkit.core.IdxkitIOException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code idxkit idxbuild} as a DBA runs it, for the {@code idxbuild} experiment: each run a new JVM
+ * ({@code java <cli/target/jvm.args> -jar cli/target/idxkit.jar idxbuild DB ...}), timed from
+ * starting the process to its exit, so the figure holds what the in-process rebuild leaves out: JVM
+ * start, class loading, the JIT compiling the rebuild's code while it runs, opening the database,
+ * and the exit. That is the figure issue 14 compares with PostgreSQL's {@code CREATE INDEX}.
+ *
+ * <p>The command line comes from the repository the benchmarks jar was built in ({@code
+ * -Didxkit.home}, else the jar's own place, {@code <home>/jmh/target/benchmarks.jar}); without a
+ * built {@code cli/target/idxkit.jar} the runs are skipped with a note. Each run writes its report
+ * with {@code --json}; the run fails unless it exited 0 and the report shows {@code indexes}
+ * rebuilt with one entry per row each. The database must be closed while the runs go (the CLI takes
+ * its exclusive lock).
+ */
+final class IdxbuildCli {
+  /** Wall seconds of each run, in run order, and the load average after each. */
+  record Result(double[] seconds, double[] loads) {
+    double median() {
+      double[] s = seconds.clone();
+      Arrays.sort(s);
+      return s[(s.length - 1) / 2];
+    }
+
+    double min() {
+      return Arrays.stream(seconds).min().orElse(Double.NaN);
+    }
+
+    double max() {
+      return Arrays.stream(seconds).max().orElse(Double.NaN);
+    }
+  }
+
+  private IdxbuildCli() {}
+
+  /** The repository root holding a built command line, or null if there is none. */
+  static Path home() {
+    String h = System.getProperty("idxkit.home");
+    Path home = h != null ? Path.of(h) : null;
+    if (home == null) {
+      try {
+        Path jar =
+            Path.of(IdxbuildCli.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        // <home>/jmh/target/benchmarks.jar
+        home = jar.getParent() == null ? null : jar.getParent().getParent().getParent();
+      } catch (java.net.URISyntaxException | RuntimeException e) {
+        return null;
+      }
+    }
+    return home != null
+            && Files.isRegularFile(home.resolve("cli/target/idxkit.jar"))
+            && Files.isRegularFile(home.resolve("cli/target/jvm.args"))
+        ? home
+        : null;
+  }
+
+  /**
+   * {@code runs} rebuilds of lineitem's {@code indexes} indexes in {@code db} by the command line,
+   * each checked to have made {@code rows} entries per index.
+   */
+  static Result run(
+      Path home,
+      Path db,
+      Path srt,
+      long memory,
+      int threads,
+      int runs,
+      long rows,
+      int indexes,
+      Path scratch,
+      Machine machine,
+      PrintStream out)
+      throws IOException, InterruptedException {
+    List<String> flags =
+        List.of(
+            Files.readString(home.resolve("cli/target/jvm.args"), StandardCharsets.UTF_8)
+                .strip()
+                .split("\\s+"));
+    double[] seconds = new double[runs];
+    double[] loads = new double[runs];
+    for (int r = 0; r < runs; r++) {
+      Path json = scratch.resolve("idxbuild-cli-" + r + ".json");
+      Path log = scratch.resolve("idxbuild-cli-" + r + ".log");
+      List<String> cmd = new ArrayList<>();
+      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.addAll(flags);
+      cmd.addAll(
+          List.of(
+              "-jar",
+              home.resolve("cli/target/idxkit.jar").toString(),
+              "idxbuild",
+              db.toString(),
+              "--table",
+              Lineitem.TABLE,
+              "--memory",
+              IdxbuildBench.size(memory),
+              "--threads",
+              String.valueOf(threads),
+              "--srt",
+              srt.toString(),
+              "--progress",
+              "none",
+              "--json",
+              json.toString()));
+      long t0 = System.nanoTime();
+      Process p =
+          new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      int code = p.waitFor();
+      seconds[r] = (System.nanoTime() - t0) / 1e9;
+      loads[r] = machine.sampleLoad();
+      if (code != 0) {
+        throw new IllegalStateException(
+            "idxkit idxbuild exited " + code + ": " + Files.readString(log).strip());
+      }
+      check(json, rows, indexes);
+      out.printf(
+          Locale.ROOT,
+          "  idxkit idxbuild (new JVM, %d threads, %s) run %d: %.2f s wall, JVM start included"
+              + " (load %.2f)%n",
+          threads,
+          IdxbuildBench.size(memory),
+          r + 1,
+          seconds[r],
+          loads[r]);
+    }
+    return new Result(seconds, loads);
+  }
+
+  /** The report must show {@code indexes} lineitem indexes, each with one entry per row. */
+  private static void check(Path json, long rows, int indexes) {
+    JsonNode report;
+    try {
+      report = new ObjectMapper().readTree(json.toFile());
+    } catch (IOException e) {
+      throw new IdxkitIOException("cannot read the rebuild's report " + json, e);
+    }
+    int seen = 0;
+    for (JsonNode ix : report.path("indexes")) {
+      if (!ix.path("name").asText().startsWith(Lineitem.TABLE)) {
+        continue;
+      }
+      seen++;
+      long entries = ix.path("entries").asLong(-1);
+      if (entries != rows) {
+        throw new IllegalStateException(
+            json
+                + ": "
+                + ix.path("name").asText()
+                + " has "
+                + entries
+                + " entries (expected: "
+                + rows
+                + ", one per row)");
+      }
+    }
+    if (seen != indexes) {
+      throw new IllegalStateException(
+          json + ": " + seen + " lineitem indexes rebuilt (expected: " + indexes + ")");
+    }
+  }
+}
