@@ -68,17 +68,7 @@ class DoubleWriteTest {
       String when = "trial " + trial + ", " + area + " cut after " + cut + " bytes; " + why;
       Database db = Database.create(dir, DatabaseOptions.defaults().withFileIo(io));
       try {
-        db.execute(ModelTable.DDL);
-        for (int i = 0; i < 3; i++) {
-          model.commit(db, 300);
-        }
-        db.checkpoint();
-        for (int i = 0; i < 4; i++) {
-          model.commit(db, 40);
-        }
-        Fault home = io.add(Fault.ioErrorAfter(Fault.named(area), cut));
-        assertThat(catchThrowable(db::checkpoint)).as(when).isInstanceOf(IdxkitIOException.class);
-        assertThat(home.hits()).as(when).isGreaterThanOrEqualTo(1);
+        TornHomeWriteTest.tearAHomeWrite(db, model, io, area, cut, 4, when);
         io.clear();
         List<Path> first = doubleWrites(dir);
         assertThat(first).as("the first set stays, " + when).hasSize(1);

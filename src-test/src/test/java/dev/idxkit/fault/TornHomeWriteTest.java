@@ -44,20 +44,7 @@ class TornHomeWriteTest {
       String when = "trial " + trial + ", " + file + " cut after " + cut + " bytes; " + why;
       Database db = Database.create(dir, DatabaseOptions.defaults().withFileIo(io));
       try {
-        db.execute(ModelTable.DDL);
-        for (int i = 0; i < 3; i++) {
-          model.commit(db, 300);
-        }
-        db.checkpoint();
-        for (int i = 0; i < 6; i++) {
-          model.commit(db, 40);
-        }
-        Fault f = io.add(Fault.ioErrorAfter(Fault.named(file), cut));
-        Throwable t = catchThrowable(db::checkpoint);
-        assertThat(t).as(when).isInstanceOf(IdxkitIOException.class);
-        // At least one: the checkpoint keeps several home writes in flight, and each of them that
-        // reaches the file after the budget ran out is refused too (one seed saw two).
-        assertThat(f.hits()).as("the home write was cut, " + when).isGreaterThanOrEqualTo(1);
+        tearAHomeWrite(db, model, io, file, cut, 6, when);
         model.assertMatches(db, "after the torn checkpoint, " + when);
         Path crash = CrashCopy.of(dir, tmp.resolve("crash" + trial));
         try (Database copy = Database.open(crash)) {
@@ -74,5 +61,34 @@ class TornHomeWriteTest {
         catchThrowable(db::close);
       }
     }
+  }
+
+  /**
+   * Fills {@code db} with {@code model}'s rows (three commits of 300, a checkpoint, then {@code
+   * smallCommits} commits of 40), then checkpoints with the writes to {@code area} failing after
+   * {@code cut} bytes: the checkpoint fails, having torn the first home page it wrote there. The
+   * fault stays in {@code io}.
+   */
+  static void tearAHomeWrite(
+      Database db,
+      ModelTable model,
+      FaultyFileIo io,
+      String area,
+      long cut,
+      int smallCommits,
+      String when) {
+    db.execute(ModelTable.DDL);
+    for (int i = 0; i < 3; i++) {
+      model.commit(db, 300);
+    }
+    db.checkpoint();
+    for (int i = 0; i < smallCommits; i++) {
+      model.commit(db, 40);
+    }
+    Fault f = io.add(Fault.ioErrorAfter(Fault.named(area), cut));
+    assertThat(catchThrowable(db::checkpoint)).as(when).isInstanceOf(IdxkitIOException.class);
+    // At least one: the checkpoint keeps several home writes in flight, and each of them that
+    // reaches the file after the budget ran out is refused too (one seed saw two).
+    assertThat(f.hits()).as("the home write was cut, " + when).isGreaterThanOrEqualTo(1);
   }
 }
