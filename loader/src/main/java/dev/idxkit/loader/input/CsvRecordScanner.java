@@ -151,31 +151,13 @@ final class CsvRecordScanner {
    * when the record is not plain, for {@link #record} to scan it.
    */
   int fastRecord(byte[] b, int start, int limit, CsvRecordIndex out) {
-    final byte q = quote;
-    final long qs = quotes;
     int p = start;
     while (true) {
       // Outside quotes: to the next LF, CR, quote or non-ASCII byte.
-      int hit = -1;
-      while (p + 8 <= limit) {
-        long x = (long) WORD.get(b, p);
-        long m = zeroBytes(x ^ LFS) | zeroBytes(x ^ CRS) | zeroBytes(x ^ qs) | (x & HIGHS);
-        if (m != 0) {
-          hit = p + (Long.numberOfTrailingZeros(m) >>> 3);
-          break;
-        }
-        p += 8;
+      p = nextSpecial(b, p, limit);
+      if (p >= limit) {
+        return -1; // cut by the window (or the file ends without a line break)
       }
-      if (hit < 0) {
-        while (p < limit && b[p] >= 0 && b[p] != LF && b[p] != CR && b[p] != q) {
-          p++;
-        }
-        if (p >= limit) {
-          return -1; // cut by the window (or the file ends without a line break)
-        }
-        hit = p;
-      }
-      p = hit;
       byte c = b[p];
       if (c == LF) {
         return fastEnd(start, p + 1, out);
@@ -213,28 +195,11 @@ final class CsvRecordScanner {
    */
   private int fastQuoted(byte[] b, int p, int limit) {
     final byte q = quote;
-    final long qs = quotes;
     while (true) {
-      int hit = -1;
-      while (p + 8 <= limit) {
-        long x = (long) WORD.get(b, p);
-        long m = zeroBytes(x ^ LFS) | zeroBytes(x ^ CRS) | zeroBytes(x ^ qs) | (x & HIGHS);
-        if (m != 0) {
-          hit = p + (Long.numberOfTrailingZeros(m) >>> 3);
-          break;
-        }
-        p += 8;
+      p = nextSpecial(b, p, limit);
+      if (p >= limit) {
+        return -1;
       }
-      if (hit < 0) {
-        while (p < limit && b[p] >= 0 && b[p] != LF && b[p] != CR && b[p] != q) {
-          p++;
-        }
-        if (p >= limit) {
-          return -1;
-        }
-        hit = p;
-      }
-      p = hit;
       byte c = b[p];
       if (c == q) {
         if (p + 1 >= limit) {
@@ -256,6 +221,27 @@ final class CsvRecordScanner {
       }
       p += n;
     }
+  }
+
+  /**
+   * The index of the first LF, CR, quote or non-ASCII byte at or after {@code p}, or {@code limit}
+   * if there is none before it: eight bytes at a time, then byte by byte.
+   */
+  private int nextSpecial(byte[] b, int p, int limit) {
+    final long qs = quotes;
+    while (p + 8 <= limit) {
+      long x = (long) WORD.get(b, p);
+      long m = zeroBytes(x ^ LFS) | zeroBytes(x ^ CRS) | zeroBytes(x ^ qs) | (x & HIGHS);
+      if (m != 0) {
+        return p + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+      p += 8;
+    }
+    final byte q = quote;
+    while (p < limit && b[p] >= 0 && b[p] != LF && b[p] != CR && b[p] != q) {
+      p++;
+    }
+    return p;
   }
 
   /** Appends the plain record {@code [start, end)}, one line long, unless it is too long. */
