@@ -2,6 +2,7 @@ package dev.idxkit.core.internal.log;
 
 import dev.idxkit.core.spi.Page;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The operations a transaction did to one page, in order, recorded as it does them: the body of an
@@ -131,7 +132,7 @@ public final class PageOps implements Page.Writes {
       return false;
     }
     if (length + bytes > buf.length) {
-      buf = java.util.Arrays.copyOf(buf, Math.min(limit, Math.max(length + bytes, buf.length * 2)));
+      buf = Arrays.copyOf(buf, Math.min(limit, Math.max(length + bytes, buf.length * 2)));
     }
     return true;
   }
@@ -201,7 +202,7 @@ public final class PageOps implements Page.Writes {
         p += MOVE_SIZE;
       } else {
         if (a < hs) {
-          java.util.Arrays.fill(header, a, Math.min(a + b, hs), (byte) 0);
+          Arrays.fill(header, a, Math.min(a + b, hs), (byte) 0);
         }
         p += ZERO_SIZE;
       }
