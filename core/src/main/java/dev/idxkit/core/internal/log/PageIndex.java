@@ -150,7 +150,7 @@ public final class PageIndex {
       }
     }
     try {
-      RedoRecord.apply(record, pos, b.page, lsn, scratch, sealed, layout);
+      RedoReplay.apply(record, pos, b.page, lsn, scratch, sealed, layout);
     } catch (RuntimeException e) {
       if (fresh) {
         pool.release(b);

@@ -81,8 +81,8 @@ class RedoRecordTest {
         }
         // Round trip of this one record onto the previous image.
         Page applied = RedoPages.copy(v);
-        assertThat(RedoRecord.apply(log, pos, applied, next.lsn(), scratch, sealed, layout))
-            .isEqualTo(RedoRecord.Outcome.APPLIED);
+        assertThat(RedoReplay.apply(log, pos, applied, next.lsn(), scratch, sealed, layout))
+            .isEqualTo(RedoReplay.Outcome.APPLIED);
         assertThat(RedoPages.same(applied, next))
             .as("%s: round %d, record at %d", why, round, pos)
             .isTrue();
@@ -121,14 +121,14 @@ class RedoRecordTest {
       for (int i = 1; i < chain.size(); i++) {
         Logged l = chain.get(i);
         boolean full = RedoRecord.readHeader(log, l.pos(), size, layout, l.lsn()).full();
-        RedoRecord.Outcome o =
-            RedoRecord.apply(log, l.pos(), stale, l.lsn(), scratch, sealed, layout);
+        RedoReplay.Outcome o =
+            RedoReplay.apply(log, l.pos(), stale, l.lsn(), scratch, sealed, layout);
         assertThat(o)
             .as("%s: record %d on version %d", why, i, j)
             .isEqualTo(
                 !full && holds >= l.lsn()
-                    ? RedoRecord.Outcome.ALREADY_THERE
-                    : RedoRecord.Outcome.APPLIED);
+                    ? RedoReplay.Outcome.ALREADY_THERE
+                    : RedoReplay.Outcome.APPLIED);
         holds = Math.max(holds, l.lsn());
         if (full) {
           holds = l.lsn();
@@ -149,7 +149,7 @@ class RedoRecordTest {
       boolean sealed,
       RedoRecord.Layout layout) {
     for (Logged l : chain) {
-      RedoRecord.apply(log, l.pos(), target, l.lsn(), scratch, sealed, layout);
+      RedoReplay.apply(log, l.pos(), target, l.lsn(), scratch, sealed, layout);
     }
   }
 
@@ -166,7 +166,7 @@ class RedoRecordTest {
     v3.seal(v2.lsn() + 1);
     RedoRecord.write(v2, v3, diff, log, scratch);
     Page target = RedoPages.copy(v1);
-    assertThatThrownBy(() -> RedoRecord.apply(log, 0, target, v3.lsn(), scratch, true))
+    assertThatThrownBy(() -> RedoReplay.apply(log, 0, target, v3.lsn(), scratch, true))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "redo record at 0: area 1 page 42 holds lsn 10 (expected: "
@@ -177,7 +177,7 @@ class RedoRecordTest {
     assertThat(RedoPages.same(target, v1)).isTrue();
 
     Page other = RedoPages.randomPage(r, 8192, 43, v2.lsn());
-    assertThatThrownBy(() -> RedoRecord.apply(log, 0, other, v3.lsn(), scratch, true))
+    assertThatThrownBy(() -> RedoReplay.apply(log, 0, other, v3.lsn(), scratch, true))
         .hasMessage(
             "redo record at 0 : a delta of area 1 page 42 (expected: one of area 1 page 43)");
   }
@@ -219,15 +219,15 @@ class RedoRecordTest {
     v2.setLsn(4);
     RedoRecord.write(v1, v2, diff, log, scratch);
     Page target = RedoPages.copy(v1);
-    assertThat(RedoRecord.apply(log, 0, target, 4, scratch, false))
-        .isEqualTo(RedoRecord.Outcome.APPLIED);
+    assertThat(RedoReplay.apply(log, 0, target, 4, scratch, false))
+        .isEqualTo(RedoReplay.Outcome.APPLIED);
     assertThat(RedoPages.same(target, v2)).isTrue();
     Page sealedRule = RedoPages.copy(v1);
-    assertThatThrownBy(() -> RedoRecord.apply(log, 0, sealedRule, 4, scratch, true))
+    assertThatThrownBy(() -> RedoReplay.apply(log, 0, sealedRule, 4, scratch, true))
         .hasMessageContaining("an image with checksum");
     assertThat(RedoPages.same(sealedRule, v1)).as("left alone").isTrue();
     Page wrongLsn = RedoPages.copy(v1);
-    assertThatThrownBy(() -> RedoRecord.apply(log, 0, wrongLsn, 5, scratch, false))
+    assertThatThrownBy(() -> RedoReplay.apply(log, 0, wrongLsn, 5, scratch, false))
         .hasMessageContaining("lsn 4");
     assertThat(RedoPages.same(wrongLsn, v1)).as("left alone").isTrue();
   }
@@ -263,7 +263,7 @@ class RedoRecordTest {
     full.flip();
     full.put(100, (byte) ~full.get(100));
     Page target = RedoPages.copy(v1);
-    assertThatThrownBy(() -> RedoRecord.apply(full, 0, target, 21, scratch, true))
+    assertThatThrownBy(() -> RedoReplay.apply(full, 0, target, 21, scratch, true))
         .hasMessageContaining("an image with checksum");
     assertThat(RedoPages.same(target, v1)).isTrue();
     assertThatThrownBy(
@@ -291,7 +291,7 @@ class RedoRecordTest {
     int n = RedoRecord.writeOps(v1, v2, ops, good);
     good.flip();
     Page applied = RedoPages.copy(v1);
-    RedoRecord.apply(good, 0, applied, 21, new byte[4096], false);
+    RedoReplay.apply(good, 0, applied, 21, new byte[4096], false);
     assertThat(RedoPages.same(applied, v2)).isTrue();
 
     int body = RedoRecord.HEADER_SIZE;
@@ -308,7 +308,7 @@ class RedoRecordTest {
     // On the wrong base: the image holds another lsn.
     Page newer = RedoPages.copy(v1);
     newer.setLsn(19);
-    assertThatThrownBy(() -> RedoRecord.apply(good, 0, newer, 21, new byte[4096], false))
+    assertThatThrownBy(() -> RedoReplay.apply(good, 0, newer, 21, new byte[4096], false))
         .hasMessageContaining("holds lsn 19 (expected: 20");
   }
 
@@ -319,7 +319,7 @@ class RedoRecordTest {
     b.flip();
     damage.accept(b);
     Page target = RedoPages.copy(base);
-    assertThatThrownBy(() -> RedoRecord.apply(b, 0, target, 21, new byte[4096], false))
+    assertThatThrownBy(() -> RedoReplay.apply(b, 0, target, 21, new byte[4096], false))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(message);
     assertThat(RedoPages.same(target, base)).as(message).isTrue();
@@ -332,7 +332,7 @@ class RedoRecordTest {
     b.flip();
     damage.accept(b);
     Page target = RedoPages.copy(base);
-    assertThatThrownBy(() -> RedoRecord.apply(b, 0, target, 21, new byte[4096], true))
+    assertThatThrownBy(() -> RedoReplay.apply(b, 0, target, 21, new byte[4096], true))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(message);
     assertThat(RedoPages.same(target, base)).as(message).isTrue();
