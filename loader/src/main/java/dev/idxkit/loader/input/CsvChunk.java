@@ -117,6 +117,7 @@ final class CsvChunk extends TextChunk {
     if (p == null) {
       return null;
     }
+    CsvFieldSplitter fields = p.splitter();
     int n = records.count();
     EncodedRows.Builder out =
         new EncodedRows.Builder(n, n == 0 ? 64 : records.end(n - 1) + n * 16, spares);
@@ -132,10 +133,10 @@ final class CsvChunk extends TextChunk {
       if (from == to) {
         continue; // an empty line is no row (fastcsv's rule on the other path)
       }
-      if (!p.split(data, from, to)) {
+      if (!fields.split(data, from, to)) {
         return null;
       }
-      String countProblem = fieldCountProblem(p.fields(), p.lastFieldEmpty());
+      String countProblem = fieldCountProblem(fields.fields(), fields.lastFieldEmpty());
       if (countProblem != null) {
         out.addReject(reject(k, null, recordText(k), countProblem));
         continue;

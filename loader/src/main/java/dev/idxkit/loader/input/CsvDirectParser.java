@@ -9,11 +9,7 @@ import dev.idxkit.core.schema.Values.InvalidValueException;
 import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.RecordLayout;
 import dev.idxkit.core.spi.RecordWriter;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Turns one well-formed CSV record, as bytes, straight into a heap record: no String, boxed number,
@@ -21,15 +17,15 @@ import java.util.Arrays;
  * CsvChunk#parseEncoded}); {@link CsvRowHandler} behind fastcsv is the reference it must agree
  * with.
  *
- * <p>How: {@link #split} finds the fields of a record the scanner has already checked (UTF-8 valid,
- * quotes closed and followed by a delimiter or the end); {@link #encode} converts each field in
- * place into the {@link RecordWriter}. Only the plainest forms are converted here - integers of up
- * to 18 digits, decimals of up to 18 significant digits without exponent, {@code yyyy-MM-dd} dates,
- * text - and only when the value is valid; any other form, and every invalid value, goes through
- * {@link Values#parse(ColumnDef, char[], int, int)} on the field's characters, exactly as fastcsv's
- * path does, so values, errors and their messages are the same. A record whose structure is not
- * plain (a quote inside an unquoted field, a line break outside quotes) makes {@link #split} give
- * up, and the caller hands the chunk to fastcsv.
+ * <p>How: {@link CsvFieldSplitter#split} finds the fields of a record the scanner has already
+ * checked (UTF-8 valid, quotes closed and followed by a delimiter or the end); {@link #encode}
+ * converts each field in place into the {@link RecordWriter}. Only the plainest forms are converted
+ * here - integers of up to 18 digits, decimals of up to 18 significant digits without exponent,
+ * {@code yyyy-MM-dd} dates, text - and only when the value is valid; any other form, and every
+ * invalid value, goes through {@link Values#parse(ColumnDef, char[], int, int)} on the field's
+ * characters, exactly as fastcsv's path does, so values, errors and their messages are the same. A
+ * record whose structure is not plain (a quote inside an unquoted field, a line break outside
+ * quotes) makes the split give up, and the caller hands the chunk to fastcsv.
  */
 final class CsvDirectParser {
   private static final long[] POW10 = new long[19];
@@ -41,32 +37,18 @@ final class CsvDirectParser {
     }
   }
 
-  private static final VarHandle WORD =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101_0101_0101_0101L;
-  private static final long HIGHS = 0x8080_8080_8080_8080L;
-  private static final long LOWS = 0x7F7F_7F7F_7F7F_7F7FL;
-  private static final long LFS = ONES * '\n';
-  private static final long CRS = ONES * '\r';
-
   /** Days from 0000-01-01 to 1970-01-01 (proleptic Gregorian), as in {@code LocalDate}. */
   private static final long DAYS_0000_TO_1970 = 719_528L;
 
   private final ColumnDef[] columns;
   private final TypeKind[] kinds;
   private final int[] fieldColumns;
-  private final byte delimiter;
   private final byte quote;
-  private final long delimiters;
-  private final long quotes;
+  private final CsvFieldSplitter split;
   private final byte[] nullMarker;
   private final RecordWriter writer;
   private final GrowableBytes record;
 
-  private int fields;
-  private int[] fieldStart = new int[16];
-  private int[] fieldEnd = new int[16];
-  private byte[] fieldKind = new byte[16]; // PLAIN, QUOTED or ESCAPED
   private byte[] unescaped = new byte[256];
   private char[] scratchChars = new char[64]; // a field's chars for the reference parser
 
@@ -80,10 +62,6 @@ final class CsvDirectParser {
   /** A value that parsed but that its column cannot hold; reported after every value parsed. */
   private IdxkitException encodeError;
 
-  private static final byte PLAIN = 0;
-  private static final byte QUOTED = 1;
-  private static final byte ESCAPED = 2; // quoted, with doubled quotes inside
-
   private CsvDirectParser(CsvLayout layout, RecordLayout recordLayout) {
     this.columns = layout.table().columns().toArray(new ColumnDef[0]);
     this.kinds = new TypeKind[columns.length];
@@ -91,10 +69,8 @@ final class CsvDirectParser {
       kinds[i] = columns[i].type().kind();
     }
     this.fieldColumns = layout.fieldColumns();
-    this.delimiter = (byte) layout.options().delimiter();
     this.quote = (byte) layout.options().quote();
-    this.delimiters = ONES * (delimiter & 0xFF);
-    this.quotes = ONES * (quote & 0xFF);
+    this.split = new CsvFieldSplitter((byte) layout.options().delimiter(), quote);
     String marker = layout.options().nullMarker();
     this.nullMarker = marker == null ? null : marker.getBytes(StandardCharsets.UTF_8);
     this.writer = recordLayout.writer();
@@ -114,242 +90,15 @@ final class CsvDirectParser {
     return new CsvDirectParser(layout, recordLayout);
   }
 
-  /**
-   * Splits {@code d[from, to)}, a record without its line break, into fields; false if the record
-   * holds something this parser leaves to fastcsv.
-   *
-   * <p>Unquoted fields are found 8 bytes at a time: a {@code long} gives exact masks of its
-   * delimiters and of its quotes and line breaks; every delimiter before the first of the others
-   * ends a field, without a branch per field. A quote right after a delimiter starts a quoted
-   * field, read to its closing quote; any other quote or line break outside quotes sends the record
-   * to fastcsv. (This split was a third of the parse threads' time when it looked for one field at
-   * a time.)
-   */
-  boolean split(byte[] d, int from, int to) {
-    fields = 0;
-    int p = from;
-    while (true) {
-      if (p < to && d[p] == quote) {
-        p = quotedField(d, p, to);
-        if (p < 0) {
-          return false;
-        }
-        if (p == to) {
-          return true;
-        }
-        p++;
-        continue;
-      }
-      // Unquoted fields from p on, to the end or to a quoted field.
-      int s = p;
-      while (true) {
-        int avail = to - p;
-        if (avail <= 0) {
-          addField(s, to, PLAIN);
-          return true;
-        }
-        if (p + 8 > d.length) {
-          return splitTail(d, p, s, to);
-        }
-        long x = (long) WORD.get(d, p);
-        long special = exactZeros(x ^ quotes) | exactZeros(x ^ LFS) | exactZeros(x ^ CRS);
-        long delims = exactZeros(x ^ delimiters);
-        if (avail < 8) {
-          long keep = (1L << (avail << 3)) - 1; // bytes past the record are not its own
-          special &= keep;
-          delims &= keep;
-        }
-        long stop = special & -special; // the first quote or line break, 0 if none
-        long ends = stop == 0 ? delims : delims & (stop - 1);
-        while (ends != 0) {
-          int i = p + (Long.numberOfTrailingZeros(ends) >>> 3);
-          addField(s, i, PLAIN);
-          s = i + 1;
-          ends &= ends - 1;
-        }
-        if (stop != 0) {
-          int i = p + (Long.numberOfTrailingZeros(stop) >>> 3);
-          if (d[i] != quote || i != s) {
-            return false; // a quote inside an unquoted field, or a line break
-          }
-          p = i; // a quoted field starts here
-          break;
-        }
-        if (avail <= 8) {
-          addField(s, to, PLAIN);
-          return true;
-        }
-        p += 8;
-      }
-    }
+  /** Splits each record into the fields {@link #encode} reads. */
+  CsvFieldSplitter splitter() {
+    return split;
   }
 
   /**
-   * {@link #split} of the last bytes of the chunk's array (fewer than 8 left to read), one at a
-   * time: unquoted fields from {@code s}, the current one started, {@code p} the next byte.
-   */
-  private boolean splitTail(byte[] d, int p, int s, int to) {
-    for (; p < to; p++) {
-      byte b = d[p];
-      if (b == delimiter) {
-        addField(s, p, PLAIN);
-        s = p + 1;
-      } else if (b == quote || b == '\n' || b == '\r') {
-        if (b != quote || p != s) {
-          return false;
-        }
-        return splitFrom(d, p, to); // a quoted field so close to the array's end
-      }
-    }
-    addField(s, to, PLAIN);
-    return true;
-  }
-
-  /**
-   * Adds the quoted field starting at {@code p} (its opening quote); returns where it ends: {@code
-   * to}, or a delimiter (the caller steps over it). -1 when it is not closed before {@code to} or
-   * something other than a delimiter follows its closing quote.
-   */
-  private int quotedField(byte[] d, int p, int to) {
-    int q = p + 1;
-    byte kind = QUOTED;
-    while (true) {
-      q = nextQuote(d, q, to);
-      if (q >= to) {
-        return -1; // the scanner closes every quote it accepts: not expected here
-      }
-      if (q + 1 < to && d[q + 1] == quote) {
-        kind = ESCAPED;
-        q += 2;
-        continue;
-      }
-      break;
-    }
-    addField(p + 1, q, kind);
-    int after = q + 1;
-    return after == to || d[after] == delimiter ? after : -1;
-  }
-
-  /**
-   * Continues a split at {@code p}, a field start near the end of the array, one field at a time.
-   */
-  private boolean splitFrom(byte[] d, int p, int to) {
-    while (true) {
-      if (p < to && d[p] == quote) {
-        p = quotedField(d, p, to);
-        if (p < 0) {
-          return false;
-        }
-      } else {
-        int s = p;
-        p = nextSpecial(d, p, to);
-        if (p < to && d[p] != delimiter) {
-          return false;
-        }
-        addField(s, p, PLAIN);
-      }
-      if (p == to) {
-        return true;
-      }
-      p++;
-    }
-  }
-
-  /** 0x80 in each byte of {@code y} that is zero, and nowhere else (no borrow between bytes). */
-  private static long exactZeros(long y) {
-    return ~(((y & LOWS) + LOWS) | y | LOWS);
-  }
-
-  /** The first delimiter, quote, LF or CR in {@code d[p, to)}, or {@code to}. */
-  private int nextSpecial(byte[] d, int p, int to) {
-    while (p + 8 <= d.length && p < to) {
-      long x = (long) WORD.get(d, p);
-      long m =
-          zeroBytes(x ^ delimiters)
-              | zeroBytes(x ^ quotes)
-              | zeroBytes(x ^ LFS)
-              | zeroBytes(x ^ CRS);
-      if (m != 0) {
-        return Math.min(to, p + (Long.numberOfTrailingZeros(m) >>> 3));
-      }
-      p += 8;
-    }
-    while (p < to) {
-      byte b = d[p];
-      if (b == delimiter || b == quote || b == '\n' || b == '\r') {
-        return p;
-      }
-      p++;
-    }
-    return to;
-  }
-
-  /** The first quote in {@code d[p, to)}, or {@code to}. */
-  private int nextQuote(byte[] d, int p, int to) {
-    while (p + 8 <= d.length && p < to) {
-      long m = zeroBytes((long) WORD.get(d, p) ^ quotes);
-      if (m != 0) {
-        return Math.min(to, p + (Long.numberOfTrailingZeros(m) >>> 3));
-      }
-      p += 8;
-    }
-    while (p < to && d[p] != quote) {
-      p++;
-    }
-    return Math.min(p, to);
-  }
-
-  /**
-   * A byte of 0x80 at least where {@code y}'s lowest zero byte is (places above it may be marked
-   * wrongly by a borrow: only the lowest mark is used).
-   */
-  private static long zeroBytes(long y) {
-    return (y - ONES) & ~y & HIGHS;
-  }
-
-  private void addField(int start, int end, byte kind) {
-    if (fields == fieldStart.length) {
-      fieldStart = Arrays.copyOf(fieldStart, fields * 2);
-      fieldEnd = Arrays.copyOf(fieldEnd, fields * 2);
-      fieldKind = Arrays.copyOf(fieldKind, fields * 2);
-    }
-    fieldStart[fields] = start;
-    fieldEnd[fields] = end;
-    fieldKind[fields] = kind;
-    fields++;
-  }
-
-  /** Where field {@code i} of the last {@link #split} starts (after an opening quote). */
-  int fieldStart(int i) {
-    return fieldStart[i];
-  }
-
-  /** Where field {@code i} of the last {@link #split} ends (before a closing quote). */
-  int fieldEnd(int i) {
-    return fieldEnd[i];
-  }
-
-  /** Whether field {@code i} of the last {@link #split} was quoted: 0 no, 1 yes, 2 with "". */
-  int fieldKind(int i) {
-    return fieldKind[i];
-  }
-
-  /** Fields found by the last {@link #split}. */
-  int fields() {
-    return fields;
-  }
-
-  /** True if the last field of the last split is empty and unquoted. */
-  boolean lastFieldEmpty() {
-    return fields > 0
-        && fieldKind[fields - 1] == PLAIN
-        && fieldStart[fields - 1] == fieldEnd[fields - 1];
-  }
-
-  /**
-   * Encodes the fields of the last {@link #split} of {@code d} into {@link #record()}; false if a
-   * value is bad ({@link #errorReason()} says why, for the reject). A record the layout cannot hold
-   * throws the layout's {@link IdxkitException}.
+   * Encodes the fields of the last {@link CsvFieldSplitter#split} of {@code d} into {@link
+   * #record()}; false if a value is bad ({@link #errorReason()} says why, for the reject). A record
+   * the layout cannot hold throws the layout's {@link IdxkitException}.
    */
   boolean encode(byte[] d) {
     errorColumn = null;
@@ -357,18 +106,19 @@ final class CsvDirectParser {
     errorReason = null;
     encodeError = null;
     writer.begin();
-    int n = Math.min(fields, fieldColumns.length);
+    int n = Math.min(split.fields(), fieldColumns.length);
     for (int f = 0; f < n; f++) {
       int c = fieldColumns[f];
       byte[] src = d;
-      int s = fieldStart[f];
-      int e = fieldEnd[f];
-      if (fieldKind[f] == ESCAPED) {
+      int s = split.fieldStart(f);
+      int e = split.fieldEnd(f);
+      int kind = split.fieldKind(f);
+      if (kind == CsvFieldSplitter.ESCAPED) {
         e = unescape(d, s, e);
         s = 0;
         src = unescaped;
       }
-      if (fieldKind[f] == PLAIN && isNull(src, s, e)) {
+      if (kind == CsvFieldSplitter.PLAIN && isNull(src, s, e)) {
         if (!columns[c].nullable() && !slow(c, src, s, e, true)) {
           return false;
         }

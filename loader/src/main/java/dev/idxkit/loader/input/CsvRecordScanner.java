@@ -1,9 +1,11 @@
 package dev.idxkit.loader.input;
 
+import static dev.idxkit.loader.input.Swar.CRS;
+import static dev.idxkit.loader.input.Swar.HIGHS;
+import static dev.idxkit.loader.input.Swar.LFS;
+import static dev.idxkit.loader.input.Swar.zeroBytes;
+
 import dev.idxkit.loader.input.CsvRecordIndex.Kind;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * Finds where CSV records end in raw bytes, without decoding them: the sequential part of reading a
@@ -73,12 +75,6 @@ final class CsvRecordScanner {
 
   private static final byte LF = '\n';
   private static final byte CR = '\r';
-  private static final VarHandle WORD =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final long ONES = 0x0101_0101_0101_0101L;
-  private static final long HIGHS = 0x8080_8080_8080_8080L;
-  private static final long LFS = ONES * LF;
-  private static final long CRS = ONES * CR;
 
   private final byte delimiter;
   private final byte quote;
@@ -102,7 +98,7 @@ final class CsvRecordScanner {
   CsvRecordScanner(char delimiter, char quote, int maxRecordBytes, boolean fastPath) {
     this.delimiter = (byte) delimiter;
     this.quote = (byte) quote;
-    this.quotes = ONES * (this.quote & 0xFF);
+    this.quotes = Swar.broadcast(this.quote);
     // The fast path assumes a one-byte ASCII delimiter and quote that are not line breaks.
     this.fast =
         fastPath
@@ -230,7 +226,7 @@ final class CsvRecordScanner {
   private int nextSpecial(byte[] b, int p, int limit) {
     final long qs = quotes;
     while (p + 8 <= limit) {
-      long x = (long) WORD.get(b, p);
+      long x = Swar.word(b, p);
       long m = zeroBytes(x ^ LFS) | zeroBytes(x ^ CRS) | zeroBytes(x ^ qs) | (x & HIGHS);
       if (m != 0) {
         return p + (Long.numberOfTrailingZeros(m) >>> 3);
@@ -251,14 +247,6 @@ final class CsvRecordScanner {
     }
     out.add(end, 1);
     return end;
-  }
-
-  /**
-   * A byte of 0x80 in each place where {@code y} has a zero byte, at least at the lowest such
-   * place; places above it may be marked wrongly (a borrow), so only the lowest mark is used.
-   */
-  private static long zeroBytes(long y) {
-    return (y - ONES) & ~y & HIGHS;
   }
 
   /**

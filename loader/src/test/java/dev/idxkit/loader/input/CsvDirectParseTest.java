@@ -310,7 +310,8 @@ class CsvDirectParseTest {
     SplittableRandom r = Seeds.random(seed);
     CsvLayout layout =
         new CsvLayout("t.csv", RandomCsv.TABLE, new int[] {0}, CsvOptions.defaults());
-    CsvDirectParser p = CsvDirectParser.create(layout, RecordLayout.of(RandomCsv.TABLE));
+    CsvFieldSplitter p =
+        CsvDirectParser.create(layout, RecordLayout.of(RandomCsv.TABLE)).splitter();
     String[] parts = {"a", "bcdefghij", ",", ",", ",", "\"", "\"\"", "\r", "\n", "\"x,y\"", "1.5"};
     for (int round = 0; round < 20_000; round++) {
       StringBuilder rec = new StringBuilder();
