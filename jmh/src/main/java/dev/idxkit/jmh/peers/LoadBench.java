@@ -142,7 +142,7 @@ public final class LoadBench {
         c.work() == null ? BenchDir.create(NAME) : BenchDir.create(c.work(), NAME)) {
       Path csv =
           (c.work() == null ? dir.path() : c.work()).resolve("lineitem-sf" + c.sf() + ".csv");
-      SrtFile srt = IdxbuildBench.srtFile(dir.path());
+      SrtFile srt = IdxkitRebuilds.srtFile(dir.path());
       RebuildIndexBuild build =
           new RebuildIndexBuild(
               RebuildOptions.defaults(srt)
