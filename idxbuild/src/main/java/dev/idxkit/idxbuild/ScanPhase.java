@@ -42,8 +42,9 @@ import net.openhft.chronicle.bytes.BytesStore;
  * PageAccess#willRead}), and the first worker for the first {@code aheadChunks} chunks. The workers
  * take chunks in ascending order, so every chunk is asked for exactly once, about {@link
  * ScanReadAhead#WINDOW_BYTES} before a worker reaches it, whatever the number of workers, the runs
- * of a heap or the tables. (One {@link ScanReadAhead} per chunk asked for each page about four
- * times, and its {@code madvise} calls were a tenth of a warm scan's time.)
+ * of a heap or the tables. (One {@link ScanReadAhead} per chunk asked for each page four times:
+ * each chunk's first hint covered 8 MiB, four chunks; asking once made the scan of lineitem's
+ * primary key at SF 1 10-20 % faster.)
  *
  * <p>Memory: {@code scanThreads × groups} buffers of the planned size. Disk: runs via the groups.
  */
