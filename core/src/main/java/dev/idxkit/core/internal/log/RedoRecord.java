@@ -275,15 +275,8 @@ public final class RedoRecord {
 
   /**
    * Writes {@code page} (formatted by its transaction, stamped with its lsn) at {@code out}'s
-   * position as a FRESH record, the ranges where it is not zero, or a FULL record when those would
-   * not be smaller; advances it and returns the record's size.
-   */
-  public static int writeFresh(Page page, PageDiff diff, ByteBuffer out, byte[] scratch) {
-    return writeFresh(page, diff, out, scratch, Layout.FIXED);
-  }
-
-  /**
-   * As {@link #writeFresh(Page, PageDiff, ByteBuffer, byte[])}, with a header of {@code layout}.
+   * position as a FRESH record with a header of {@code layout}, the ranges where it is not zero, or
+   * a FULL record when those would not be smaller; advances it and returns the record's size.
    */
   public static int writeFresh(
       Page page, PageDiff diff, ByteBuffer out, byte[] scratch, Layout layout) {
@@ -300,16 +293,9 @@ public final class RedoRecord {
 
   /**
    * Writes the operations {@code ops} recorded on {@code after} since it was copied from {@code
-   * before} (its previous committed image) as an OPS record at {@code out}'s position and advances
-   * it; returns the record's size.
-   */
-  public static int writeOps(Page before, Page after, PageOps ops, ByteBuffer out) {
-    return writeOps(before, after, ops, out, Layout.FIXED);
-  }
-
-  /**
-   * As {@link #writeOps(Page, Page, PageOps, ByteBuffer)}, with a header of {@code layout}. In the
-   * COMPACT layout the operations need not stamp the lsn: replay stamps the record's.
+   * before} (its previous committed image) as an OPS record with a header of {@code layout} at
+   * {@code out}'s position and advances it; returns the record's size. In the COMPACT layout the
+   * operations need not stamp the lsn: replay stamps the record's.
    */
   public static int writeOps(Page before, Page after, PageOps ops, ByteBuffer out, Layout layout) {
     if (ops.overflowed() || ops.count() > 0xFFFF || ops.count() == 0) {

@@ -152,20 +152,6 @@ public final class WalFormat {
   }
 
   /**
-   * Writes a REDO frame for {@code p}, a page its transaction formatted, as a FRESH record (its
-   * ranges over a zeroed page) at {@code b}'s position and moves past it. Returns the record's
-   * size.
-   */
-  static int putFreshFrame(
-      ByteBuffer b, long lsn, long salt, Page p, PageDiff diff, byte[] scratch) {
-    int start = b.position();
-    b.position(start + FRAME_HEADER);
-    int n = RedoRecord.writeFresh(p, diff, b, scratch);
-    finishRedoFrame(b, start, lsn, salt, p, n);
-    return n;
-  }
-
-  /**
    * Starts a format 4 TXN frame at {@code b}'s position: skips its header, writes the edits, and
    * leaves {@code b} where the first record goes. Returns the frame's start, for {@link
    * #finishTxnFrame}.
@@ -200,19 +186,6 @@ public final class WalFormat {
 
   static int txnRecords(ByteBuffer frame) {
     return frame.getInt(28);
-  }
-
-  /**
-   * Writes a REDO frame of the operations {@code ops} recorded on {@code p} since it was copied
-   * from {@code base} (an OPS record) at {@code b}'s position and moves past it. Returns the
-   * record's size.
-   */
-  static int putOpsFrame(ByteBuffer b, long lsn, long salt, Page p, Page base, PageOps ops) {
-    int start = b.position();
-    b.position(start + FRAME_HEADER);
-    int n = RedoRecord.writeOps(base, p, ops, b);
-    finishRedoFrame(b, start, lsn, salt, p, n);
-    return n;
   }
 
   private static void finishRedoFrame(ByteBuffer b, int start, long lsn, long salt, Page p, int n) {

@@ -288,7 +288,7 @@ class RedoRecordTest {
     v2.recordWrites(null);
     assertThat(ops.count()).isEqualTo(3);
     ByteBuffer good = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
-    int n = RedoRecord.writeOps(v1, v2, ops, good);
+    int n = RedoRecord.writeOps(v1, v2, ops, good, RedoRecord.Layout.FIXED);
     good.flip();
     Page applied = RedoPages.copy(v1);
     RedoReplay.apply(good, 0, applied, 21, new byte[4096], false);
