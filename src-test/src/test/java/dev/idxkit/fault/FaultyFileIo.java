@@ -1,13 +1,10 @@
 package dev.idxkit.fault;
 
 import dev.idxkit.core.spi.FileIo;
+import dev.idxkit.core.testing.ForwardingFileChannel;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.List;
@@ -54,13 +51,12 @@ public final class FaultyFileIo implements FileIo {
   }
 
   /** The wrapper: every operation that moves bytes asks the faults first. */
-  private final class Channel extends FileChannel {
+  private final class Channel extends ForwardingFileChannel {
     private final Path path;
-    private final FileChannel real;
 
     Channel(Path path, FileChannel real) {
+      super(real);
       this.path = path;
-      this.real = real;
     }
 
     @Override
@@ -188,60 +184,6 @@ public final class FaultyFileIo implements FileIo {
         }
       }
       real.force(metaData);
-    }
-
-    @Override
-    public long position() throws IOException {
-      return real.position();
-    }
-
-    @Override
-    public FileChannel position(long newPosition) throws IOException {
-      real.position(newPosition);
-      return this;
-    }
-
-    @Override
-    public long size() throws IOException {
-      return real.size();
-    }
-
-    @Override
-    public FileChannel truncate(long size) throws IOException {
-      real.truncate(size);
-      return this;
-    }
-
-    @Override
-    public long transferTo(long position, long count, WritableByteChannel target)
-        throws IOException {
-      return real.transferTo(position, count, target);
-    }
-
-    @Override
-    public long transferFrom(ReadableByteChannel src, long position, long count)
-        throws IOException {
-      return real.transferFrom(src, position, count);
-    }
-
-    @Override
-    public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
-      return real.map(mode, position, size);
-    }
-
-    @Override
-    public FileLock lock(long position, long size, boolean shared) throws IOException {
-      return real.lock(position, size, shared);
-    }
-
-    @Override
-    public FileLock tryLock(long position, long size, boolean shared) throws IOException {
-      return real.tryLock(position, size, shared);
-    }
-
-    @Override
-    protected void implCloseChannel() throws IOException {
-      real.close();
     }
   }
 }

@@ -7,14 +7,11 @@ import dev.idxkit.core.spi.FileIo;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageType;
 import dev.idxkit.core.testing.CrashCopy;
+import dev.idxkit.core.testing.ForwardingFileChannel;
 import dev.idxkit.core.testing.Seeds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -305,12 +302,11 @@ class BackgroundCheckpointTest {
       return new Held(FileChannel.open(path, options), path);
     }
 
-    private final class Held extends FileChannel {
-      private final FileChannel ch;
+    private final class Held extends ForwardingFileChannel {
       private final Path path;
 
-      Held(FileChannel ch, Path path) {
-        this.ch = ch;
+      Held(FileChannel real, Path path) {
+        super(real);
         this.path = path;
       }
 
@@ -333,91 +329,7 @@ class BackgroundCheckpointTest {
           failed.countDown();
           throw new IOException("Input/output error (injected)");
         }
-        return ch.write(src, position);
-      }
-
-      @Override
-      public int read(ByteBuffer dst) throws IOException {
-        return ch.read(dst);
-      }
-
-      @Override
-      public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-        return ch.read(dsts, offset, length);
-      }
-
-      @Override
-      public int write(ByteBuffer src) throws IOException {
-        return ch.write(src);
-      }
-
-      @Override
-      public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        return ch.write(srcs, offset, length);
-      }
-
-      @Override
-      public long position() throws IOException {
-        return ch.position();
-      }
-
-      @Override
-      public FileChannel position(long newPosition) throws IOException {
-        ch.position(newPosition);
-        return this;
-      }
-
-      @Override
-      public long size() throws IOException {
-        return ch.size();
-      }
-
-      @Override
-      public FileChannel truncate(long size) throws IOException {
-        ch.truncate(size);
-        return this;
-      }
-
-      @Override
-      public void force(boolean metaData) throws IOException {
-        ch.force(metaData);
-      }
-
-      @Override
-      public long transferTo(long position, long count, WritableByteChannel target)
-          throws IOException {
-        return ch.transferTo(position, count, target);
-      }
-
-      @Override
-      public long transferFrom(ReadableByteChannel src, long position, long count)
-          throws IOException {
-        return ch.transferFrom(src, position, count);
-      }
-
-      @Override
-      public int read(ByteBuffer dst, long position) throws IOException {
-        return ch.read(dst, position);
-      }
-
-      @Override
-      public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
-        return ch.map(mode, position, size);
-      }
-
-      @Override
-      public FileLock lock(long position, long size, boolean shared) throws IOException {
-        return ch.lock(position, size, shared);
-      }
-
-      @Override
-      public FileLock tryLock(long position, long size, boolean shared) throws IOException {
-        return ch.tryLock(position, size, shared);
-      }
-
-      @Override
-      protected void implCloseChannel() throws IOException {
-        ch.close();
+        return real.write(src, position);
       }
     }
   }
