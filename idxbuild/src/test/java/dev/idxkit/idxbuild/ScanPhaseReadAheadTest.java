@@ -9,10 +9,9 @@ import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.Engine;
-import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageAccess;
 import dev.idxkit.core.spi.PageRuns;
-import dev.idxkit.core.spi.PageType;
+import dev.idxkit.core.testing.ForwardingPageAccess;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -96,40 +95,12 @@ class ScanPhaseReadAheadTest {
   }
 
   /** Reads through {@code in}, recording each {@link #willRead} hint. */
-  private record Recording(PageAccess in, List<long[]> hints) implements PageAccess {
-    @Override
-    public int pageSize() {
-      return in.pageSize();
-    }
+  private static final class Recording extends ForwardingPageAccess {
+    private final List<long[]> hints;
 
-    @Override
-    public int areaId() {
-      return in.areaId();
-    }
-
-    @Override
-    public String name() {
-      return in.name();
-    }
-
-    @Override
-    public Page read(long pageNo) {
-      return in.read(pageNo);
-    }
-
-    @Override
-    public Page write(long pageNo) {
-      return in.write(pageNo);
-    }
-
-    @Override
-    public Page allocate(PageType type) {
-      return in.allocate(type);
-    }
-
-    @Override
-    public void free(long pageNo) {
-      in.free(pageNo);
+    Recording(PageAccess in, List<long[]> hints) {
+      super(in);
+      this.hints = hints;
     }
 
     @Override
