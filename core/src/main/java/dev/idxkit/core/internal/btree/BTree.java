@@ -318,6 +318,24 @@ public final class BTree {
           no,
           "index " + indexName + ": node level " + Node.level(p) + " (expected: " + level + ")");
     }
+    // The searches index the slot array by the count without further checks: a page whose header
+    // puts the slots past the cells or the cells past the page (a page damaged in memory, or
+    // written so by a bug, with a valid checksum) is refused here rather than read out of bounds.
+    int slotsEnd = Node.slotPos(p, Node.count(p));
+    int cells = Node.heapStart(p);
+    if (slotsEnd > cells || cells > p.size()) {
+      throw corrupt(
+          no,
+          "index "
+              + indexName
+              + ": slots end at "
+              + slotsEnd
+              + ", cells start at "
+              + cells
+              + " (expected: slots <= cells <= "
+              + p.size()
+              + ")");
+    }
     return p;
   }
 
