@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 
 /**
  * The accounting job of the {@code accounting} experiment, restartable: scan {@code objects} in id
@@ -49,8 +50,11 @@ import java.util.concurrent.LinkedBlockingQueue;
  * it describes (copy the database, the position goes along; recreate it, the stale position goes),
  * and the log's commit makes it atomic and durable without a rename-and-fsync protocol of its own.
  *
- * <p>Memory: a tally (about 12 KB) per block in flight; the queue of blocks is bounded by the
- * readers' speed against the calling thread's (which only adds arrays). Disk: a log record per
+ * <p>Memory: a tally (about 12 KB) per block in flight, and at most one block in flight per reader:
+ * a reader takes a permit before it reads a block and the calling thread gives it back once the
+ * block is counted. The bound is also what makes {@link #cancel()} stop a phase: unbounded, readers
+ * of a cached table finished their whole slices before the calling thread reached the checkpoint
+ * that cancelled, and the cancel fell into the next configuration. Disk: a log record per
  * checkpoint.
  */
 final class AccountingPass {
@@ -200,7 +204,7 @@ final class AccountingPass {
       long deadline = System.nanoTime() + warmupMillis * 1_000_000L;
       for (long pos = lo; hi > lo && System.nanoTime() < deadline && !cancelled; ) {
         long end = Math.min(hi, pos + BLOCK);
-        read(0, pos, end, objects, bitfiles, discard);
+        read(0, pos, end, objects, bitfiles, discard, null);
         discard.clear();
         pos = end == hi ? lo : end;
       }
@@ -241,6 +245,7 @@ final class AccountingPass {
     long lo = s.phase == 0 ? 0 : data.clustered;
     long hi = s.phase == 0 ? data.clustered : data.objects;
     BlockingQueue<Block> q = new LinkedBlockingQueue<>();
+    Semaphore inFlight = new Semaphore(r);
     Index objects = db.index("objects_pk");
     Index bitfiles = db.index("bitfiles_pk");
     listener.beforePhase(s);
@@ -250,7 +255,7 @@ final class AccountingPass {
       int slice = i;
       long from = s.next[i];
       long end = lo + (hi - lo) * (i + 1) / r;
-      pool.execute(() -> read(slice, from, end, objects, bitfiles, q));
+      pool.execute(() -> read(slice, from, end, objects, bitfiles, q, inFlight));
     }
     int running = r;
     long lastCheckpoint = s.lookups;
@@ -281,9 +286,15 @@ final class AccountingPass {
       if (failure == null
           && interrupted == null
           && s.lookups - lastCheckpoint >= checkpointLookups) {
-        checkpoint(s);
+        try {
+          checkpoint(s);
+        } catch (RuntimeException | Error e) {
+          failure = e; // readers may wait on a permit: stop them, and keep draining
+          cancelled = true;
+        }
         lastCheckpoint = s.lookups;
       }
+      inFlight.release();
     }
     s.nanos = baseNanos + (System.nanoTime() - t0);
     if (interrupted != null) {
@@ -307,12 +318,28 @@ final class AccountingPass {
     return true;
   }
 
-  /** One reader's slice {@code from .. end - 1}, block by block, until done or cancelled. */
+  /**
+   * One reader's slice {@code from .. end - 1}, block by block, until done or cancelled; each block
+   * under a permit of {@code inFlight} (none during the warm-up), which the calling thread gives
+   * back once it has counted the block.
+   */
   private void read(
-      int slice, long from, long end, Index objects, Index bitfiles, BlockingQueue<Block> q) {
+      int slice,
+      long from,
+      long end,
+      Index objects,
+      Index bitfiles,
+      BlockingQueue<Block> q,
+      Semaphore inFlight) {
     Throwable error = null;
     try {
       for (long pos = from; pos < end && !cancelled; ) {
+        if (inFlight != null) {
+          inFlight.acquire();
+          if (cancelled) {
+            break;
+          }
+        }
         long blockEnd = Math.min(end, pos + BLOCK);
         Tally t = new Tally();
         long lookups = 0;
@@ -358,6 +385,9 @@ final class AccountingPass {
         q.add(new Block(slice, blockEnd, t, seen, lookups, null, false));
         pos = blockEnd;
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the executor is shutting down: report, then stop
+      error = e;
     } catch (RuntimeException | Error e) {
       error = e;
     } finally {
