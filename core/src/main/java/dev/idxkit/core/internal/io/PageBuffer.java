@@ -10,8 +10,11 @@ public final class PageBuffer {
   public final Page page;
 
   /**
-   * Set by the transaction that formatted this page (a new page, or one from the free list): its
-   * change is logged against a zeroed page, never against a home copy; cleared by the pool.
+   * In a transaction: set by the transaction that formatted this page (a new page, or one from the
+   * free list), so that its change is logged against a zeroed page, never against a home copy. In a
+   * page index: the page's first redo record since the index began is a FRESH one (kept by each
+   * newer image of the page), so recovery rebuilds the page from zeros without reading its home
+   * copy, and a checkpoint need not put it in its double write. Cleared by the pool.
    */
   public boolean fresh;
 

@@ -97,9 +97,17 @@ public final class PageIndex {
     return images.isEmpty();
   }
 
-  /** Makes a committed page buffer the page's newest image; the index now owns the buffer. */
+  /**
+   * Makes a committed page buffer the page's newest image; the index now owns the buffer. {@code
+   * b.fresh} says whether its record was a FRESH one; when the index held an older image, the
+   * page's first record since the index began is that image's, and so is the flag.
+   */
   public void install(PageBuffer b) {
-    pool.release(images.put(key(b.page.areaId(), b.page.pageNo()), b));
+    PageBuffer older = images.put(key(b.page.areaId(), b.page.pageNo()), b);
+    if (older != null) {
+      b.fresh = older.fresh;
+      pool.release(older);
+    }
   }
 
   /** Installs a copy of {@code image} (valid only during the call), as recovery replays it. */
@@ -164,13 +172,16 @@ public final class PageIndex {
 
   /**
    * Takes the images of {@code older} (a checkpoint's index that failed to write them home) for the
-   * pages this index does not hold; the others are older than this index's and go back to the pool.
-   * Leaves {@code older} empty.
+   * pages this index does not hold; the others are older than this index's and go back to the pool,
+   * leaving their {@code fresh} flag to this index's image: the page's first record since the older
+   * index began is theirs. Leaves {@code older} empty.
    */
   public void absorbOlder(PageIndex older) {
     for (long k : older.images.sortedKeys()) {
       PageBuffer b = older.images.get(k);
-      if (images.containsKey(k)) {
+      PageBuffer newer = images.get(k);
+      if (newer != null) {
+        newer.fresh = b.fresh;
         pool.release(b);
       } else {
         images.put(k, b);

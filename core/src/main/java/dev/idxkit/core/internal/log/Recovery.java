@@ -8,7 +8,9 @@ import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -29,17 +31,20 @@ import java.util.function.Consumer;
  *   <li>Start from the newest valid meta slot: its state, free lists and checkpoint LSN.
  *   <li>If a checkpoint after that LSN sealed its double write ({@link DoubleWrite}) and then died
  *       writing pages home, install its images in the {@link PageIndex}: they are every page that
- *       checkpoint was writing, as of its LSN, and some home copies may be torn.
+ *       checkpoint was writing, as of its LSN, but those formatted since the last checkpoint; and
+ *       some home copies may be torn.
  *   <li>Read the log ({@link WalReader}) and, for every transaction whose COMMIT frame is intact
  *       and whose LSN is above the checkpoint LSN, apply its redo records to the index in log order
- *       (skipped up to the double write's LSN, whose images hold them) and its meta edits to the
- *       state and free lists. A FRESH record makes the page from zeros; a delta applies to the
- *       image an earlier record (or the double write) installed or, for a page's first change since
- *       the checkpoint (format 4), to a copy of its home copy, whose checksum is checked as it is
- *       read: that copy was fsynced by the checkpoint and no checkpoint has written it since
- *       without its image in a sealed double write. A delta whose base holds another lsn refuses
- *       the open ({@link CorruptDatabaseException}). Areas created by a replayed DDL transaction
- *       are opened as their edit is applied.
+ *       (a page the double write holds skips its records up to the double write's LSN, which its
+ *       image holds) and its meta edits to the state and free lists. Every other page the dying
+ *       checkpoint wrote home starts with a FRESH record after the checkpoint LSN, so its torn home
+ *       copy is never read. A FRESH record makes the page from zeros; a delta applies to the image
+ *       an earlier record (or the double write) installed or, for a page's first change since the
+ *       checkpoint (format 4), to a copy of its home copy, whose checksum is checked as it is read:
+ *       that copy was fsynced by the checkpoint and no checkpoint has written it since without its
+ *       image in a sealed double write. A delta whose base holds another lsn refuses the open
+ *       ({@link CorruptDatabaseException}). Areas created by a replayed DDL transaction are opened
+ *       as their edit is applied.
  *   <li>Stop at the first torn or foreign frame: that transaction and all after it are discarded,
  *       and a read-write open truncates the log there. The log has two segments ({@link
  *       WalSegments}); they are read in the order of their first transaction, the second only when
@@ -116,8 +121,15 @@ public final class Recovery {
     MetaState.Builder b = checkpointed.toBuilder();
     int pageSize = log.pageSize();
     DoubleWrite.Found images = DoubleWrite.find(dir, pageSize, checkpointed.checkpointLsn());
+    Folded folded = new Folded(images == null ? 0 : images.checkpointLsn());
     if (images != null) {
-      DoubleWrite.forEachImage(images, pageSize, index::installCopy);
+      DoubleWrite.forEachImage(
+          images,
+          pageSize,
+          (area, pageNo, image) -> {
+            index.installCopy(area, pageNo, image);
+            folded.pages.add(PageIndex.key(area, pageNo));
+          });
     }
     WalReader.Result r = null;
     for (Wal wal : log.inReplayOrder()) {
@@ -128,7 +140,7 @@ public final class Recovery {
       }
       WalReader.Result one =
           replaySegment(
-              wal, metaFile, checkpointed, images, free, index, home, openAreas, b, readOnly);
+              wal, metaFile, checkpointed, folded, free, index, home, openAreas, b, readOnly);
       r = r == null ? one : r.then(one);
     }
     if (images != null && r.lastLsn() < images.checkpointLsn()) {
@@ -146,11 +158,24 @@ public final class Recovery {
     return new Outcome(b.build(), r);
   }
 
+  /**
+   * The pages a double write holds, as of {@code lsn}: their records up to it are in the images.
+   */
+  private record Folded(long lsn, Set<Long> pages) {
+    Folded(long lsn) {
+      this(lsn, new HashSet<>());
+    }
+
+    boolean holds(int area, long pageNo, long recordLsn) {
+      return recordLsn <= lsn && pages.contains(PageIndex.key(area, pageNo));
+    }
+  }
+
   private static WalReader.Result replaySegment(
       Wal wal,
       MetaFile metaFile,
       MetaState checkpointed,
-      DoubleWrite.Found images,
+      Folded folded,
       List<FreeList> free,
       PageIndex index,
       PageIndex.HomeCopies home,
@@ -161,17 +186,22 @@ public final class Recovery {
         wal,
         checkpointed.checkpointLsn(),
         metaFile.walSalt(),
-        images == null ? 0 : images.checkpointLsn(),
         new WalReader.Replay() {
           @Override
           public void page(int area, long pageNo, Page image) {
-            index.installCopy(area, pageNo, image);
+            if (!folded.holds(area, pageNo, image.lsn())) {
+              index.installCopy(area, pageNo, image);
+            }
           }
 
           @Override
           public void redo(
               ByteBuffer record, int pos, long lsn, int logVersion, RedoRecord.Layout layout) {
             try {
+              RedoRecord.Header h = RedoRecord.readHeader(record, pos, wal.pageSize(), layout, lsn);
+              if (folded.holds(h.area(), h.pageNo(), lsn)) {
+                return;
+              }
               index.applyRedo(
                   record,
                   pos,

@@ -82,7 +82,7 @@ public final class WalReader {
    * {@code wal} to append after the last valid one (cutting the torn tail) unless read-only.
    */
   public static Result recover(Wal wal, long checkpointLsn, Replay replay, boolean readOnly) {
-    return recover(wal, checkpointLsn, 0, 0, replay, readOnly);
+    return recover(wal, checkpointLsn, 0, replay, readOnly);
   }
 
   /**
@@ -91,26 +91,21 @@ public final class WalReader {
    * frames carry the salt themselves, so only frames of this log are replayed. The log is not
    * positioned in that case; the caller checkpoints what was replayed, and only then resets it.
    *
-   * <p>{@code imagesLsn} above {@code checkpointLsn}: the images of every page changed up to that
-   * LSN were installed from a {@link DoubleWrite} before this call, so the transactions up to it
-   * hand over their edits alone, not their redo records.
+   * <p>Every record of those transactions is handed over, also of pages whose images a {@link
+   * DoubleWrite} holds as of a later LSN: which records those images already hold is the replay's
+   * to decide, page by page.
    */
   public static Result recover(
-      Wal wal,
-      long checkpointLsn,
-      long knownSalt,
-      long imagesLsn,
-      Replay replay,
-      boolean readOnly) {
+      Wal wal, long checkpointLsn, long knownSalt, Replay replay, boolean readOnly) {
     try {
-      return read(wal, checkpointLsn, knownSalt, imagesLsn, replay, readOnly);
+      return read(wal, checkpointLsn, knownSalt, replay, readOnly);
     } catch (IOException e) {
       throw new IdxkitIOException("cannot read write-ahead log " + wal.path(), e);
     }
   }
 
   private static Result read(
-      Wal wal, long checkpointLsn, long knownSalt, long imagesLsn, Replay replay, boolean readOnly)
+      Wal wal, long checkpointLsn, long knownSalt, Replay replay, boolean readOnly)
       throws IOException {
     var ch = wal.channel();
     long size = ch.size();
@@ -209,11 +204,9 @@ public final class WalReader {
           byte[] edits = new byte[editBytes];
           txnBuf.get(WalFormat.FRAME_HEADER + 4, edits);
           if (lsn > checkpointLsn) {
-            if (lsn > imagesLsn) {
-              for (int i = 0; i < recordStarts.size(); i++) {
-                replay.redo(txnBuf, recordStarts.get(i), lsn, version, RedoRecord.Layout.COMPACT);
-                pages++;
-              }
+            for (int i = 0; i < recordStarts.size(); i++) {
+              replay.redo(txnBuf, recordStarts.get(i), lsn, version, RedoRecord.Layout.COMPACT);
+              pages++;
             }
             replay.commit(lsn, edits);
             txns++;
@@ -326,9 +319,7 @@ public final class WalReader {
           byte[] edits = new byte[payload];
           body.get(WalFormat.FRAME_HEADER, edits);
           if (lsn > checkpointLsn) {
-            // Up to imagesLsn, the double write's images already hold what the records did.
-            int replayed = lsn > imagesLsn ? pending.size() : 0;
-            for (int i = 0; i < replayed; i++) {
+            for (int i = 0; i < pending.size(); i++) {
               ByteBuffer pb = pending.get(i).order(ByteOrder.LITTLE_ENDIAN);
               if (!pendingIsImage.get(i)) {
                 replay.redo(pb, 0, lsn, version, RedoRecord.Layout.FIXED);

@@ -36,7 +36,11 @@ import java.util.zip.CRC32C;
  *   <li>the double write ({@link DoubleWrite}): the images of the {@link PageIndex}, each sealed
  *       (its checksum computed on its copy), written one after the other to a new file, fsynced,
  *       then that file's header, fsynced: from here a crash that tears a home write finds a whole
- *       copy of every page being written, and recovery installs those instead of the home copies;
+ *       copy of every page being written, and recovery installs those instead of the home copies.
+ *       Except the pages whose first record since the last checkpoint is FRESH (formatted since:
+ *       new pages, pages reused from a free list; {@code PageBuffer.fresh}): recovery rebuilds
+ *       those from zeros and their records, never reading their home copy, torn or not. Without any
+ *       other page, no file is written;
  *   <li>write the images home in (area, page) order: consecutive pages of an area are copied into
  *       one buffer of up to 1 MiB (each page sealed again on its copy) and written with one
  *       positional write, several writes in flight ({@link AsyncWriter}: 8 buffers, 4 threads),
@@ -48,10 +52,10 @@ import java.util.zip.CRC32C;
  *       fresh salt, then reset the log to its header with that salt, then delete the double write.
  * </ol>
  *
- * <p>The double write doubles what a checkpoint writes. Format 3 wrote the same bytes, into the
- * log, inside the commit that first changed each page after a checkpoint (PostgreSQL's {@code
- * full_page_writes}); here they are written once per page per checkpoint, as one sequential write,
- * and a commit logs only the bytes it changed.
+ * <p>The double write doubles what a checkpoint writes of the pages that existed before it. Format
+ * 3 wrote the same bytes, into the log, inside the commit that first changed each page after a
+ * checkpoint (PostgreSQL's {@code full_page_writes}); here they are written once per page per
+ * checkpoint, as one sequential write, and a commit logs only the bytes it changed.
  *
  * <p>Why a copy into 1 MiB buffers and not gathering writes straight from the images (what the
  * issue proposed): measured on the development VM (ext4, 2 cores), writing 256 MiB of 8 KiB direct
@@ -70,7 +74,8 @@ import java.util.zip.CRC32C;
  * double write, at that LSN too).
  *
  * <p>Memory: the writer's 8 buffers of 1 MiB (kept between checkpoints). Disk: the pages written
- * twice (double write and home), one meta slot.
+ * twice (double write and home), but those formatted since the last checkpoint once, and one meta
+ * slot.
  */
 final class Checkpoint implements AutoCloseable {
   private final WalSegments wal;
@@ -181,7 +186,7 @@ final class Checkpoint implements AutoCloseable {
     try {
       int count = pages.size();
       long[] keys = pages.sortedKeys();
-      doubleWrite(keys, next.checkpointLsn());
+      int doubledPages = doubleWrite(keys, next.checkpointLsn());
       long doubled = System.nanoTime();
       boolean[] touched = writeHome(keys);
       long written = System.nanoTime();
@@ -201,6 +206,7 @@ final class Checkpoint implements AutoCloseable {
           new CheckpointStats(
               count,
               (long) count * pageSize,
+              doubledPages,
               t1 - t0,
               doubled - t1,
               written - doubled,
@@ -233,17 +239,28 @@ final class Checkpoint implements AutoCloseable {
     }
   }
 
-  /** Step 2: every image, sealed, to a new double-write file, made durable and valid. */
-  private void doubleWrite(long[] keys, long lastLsn) {
-    if (keys.length == 0) {
-      return;
+  /**
+   * Step 2: every image but the fresh pages', sealed, to a new double-write file, made durable and
+   * valid; returns how many.
+   */
+  private int doubleWrite(long[] keys, long lastLsn) {
+    int n = 0;
+    for (long k : keys) {
+      n += index.buffer(k).fresh ? 0 : 1;
+    }
+    if (n == 0) {
+      return 0;
     }
     writer();
     try (DoubleWrite dw = DoubleWrite.create(dir, pageSize, io)) {
       PageFile f = dw.file();
       ByteBuffer buf = null;
       long bufStart = 1;
-      for (int i = 0; i < keys.length; i++) {
+      int written = 0;
+      for (long k : keys) {
+        if (index.buffer(k).fresh) {
+          continue;
+        }
         if (buf != null && !buf.hasRemaining()) {
           buf.flip();
           homeWriter.submit(f, bufStart, buf);
@@ -252,18 +269,20 @@ final class Checkpoint implements AutoCloseable {
         if (buf == null) {
           buf = homeWriter.acquire();
           buf.limit(buf.capacity() - buf.capacity() % pageSize);
-          bufStart = 1 + i;
+          bufStart = 1 + written;
         }
-        copySealed(keys[i], buf);
+        copySealed(k, buf);
+        written++;
       }
       buf.flip();
       homeWriter.submit(f, bufStart, buf);
       homeWriter.flush();
-      dw.seal(lastLsn, keys.length);
+      dw.seal(lastLsn, n);
     } catch (RuntimeException e) {
       dropWriter();
       throw e;
     }
+    return n;
   }
 
   /** Step 3; returns which areas were written, indexed by area id. */

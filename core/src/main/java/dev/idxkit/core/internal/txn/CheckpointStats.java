@@ -2,8 +2,9 @@ package dev.idxkit.core.internal.txn;
 
 /**
  * What the last checkpoint did and how long each part took (nanoseconds): the log fsync (none for a
- * checkpoint beside the commits: the switch of log segments did it), the double write (every page
- * to a file of its own, fsynced, before any is written home), the flush (writing pages home, {@code
+ * checkpoint beside the commits: the switch of log segments did it), the double write ({@code
+ * doubledPages} of the {@code pages}, all but those formatted since the last checkpoint, to a file
+ * of their own, fsynced, before any is written home), the flush (writing pages home, {@code
  * writeNanos} of it, then the area fsyncs), and the meta write plus log reset. {@code
  * writeBehindProblem} says why the flush ran without write-behind, null when it had it; {@code
  * writeBehindRequests} how many times it asked the kernel to start writing; {@code cleanupProblem}
@@ -13,6 +14,7 @@ package dev.idxkit.core.internal.txn;
 public record CheckpointStats(
     long pages,
     long bytes,
+    long doubledPages,
     long walSyncNanos,
     long doubleWriteNanos,
     long writeNanos,
@@ -22,11 +24,13 @@ public record CheckpointStats(
     long writeBehindRequests,
     String cleanupProblem) {
   public static final CheckpointStats NONE =
-      new CheckpointStats(0, 0, 0, 0, 0, 0, 0, null, 0, null);
+      new CheckpointStats(0, 0, 0, 0, 0, 0, 0, 0, null, 0, null);
 
-  /** Double-write bandwidth in MiB/s: the same bytes as the flush, one sequential file. */
+  /** Double-write bandwidth in MiB/s: the doubled pages' bytes, one sequential file. */
   public double doubleWriteMibPerSecond() {
-    return doubleWriteNanos == 0 ? 0 : bytes / 1048576.0 / (doubleWriteNanos / 1e9);
+    return doubleWriteNanos == 0
+        ? 0
+        : doubledPages * (double) bytes / Math.max(1, pages) / 1048576.0 / (doubleWriteNanos / 1e9);
   }
 
   /** Flush bandwidth in MiB/s. */

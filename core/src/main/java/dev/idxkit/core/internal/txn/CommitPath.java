@@ -119,6 +119,11 @@ final class CommitPath implements AutoCloseable {
       bases.add(base);
     }
     long end = wal.append(lsn, images, bases, ops, edits);
+    for (int i = 0; i < pages.size(); i++) {
+      // From here the flag says what was logged: a FRESH record (no base), or a delta against an
+      // image still in one of the indexes (a page formatted again before its checkpoint).
+      pages.get(i).fresh = bases.get(i) == null;
+    }
     txn.giveBackOps(ops);
     lastLsn = lsn;
     committed.install(pages, txn::applyFrees, next);
