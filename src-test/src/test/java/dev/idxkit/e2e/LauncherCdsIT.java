@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -41,19 +42,25 @@ class LauncherCdsIT {
 
   @BeforeAll
   static void trainOnce() throws Exception {
-    Files.copy(Cli.repo().resolve("idxkit"), root.resolve("idxkit"));
-    Path target = Files.createDirectories(root.resolve("cli/target"));
-    jar = target.resolve("idxkit.jar");
-    Files.copy(Cli.jar(), jar, StandardCopyOption.COPY_ATTRIBUTES);
-    Files.copy(Cli.repo().resolve("cli/target/jvm.args"), target.resolve("jvm.args"));
-    // The JVM these tests run on is the one the launcher is given (JAVA_HOME below).
-    Files.writeString(
-        target.resolve("java.version"), System.getProperty("java.specification.version") + "\n");
-    archive = target.resolve("idxkit.jsa");
+    jar = launcherCopy(root);
+    archive = jar.resolveSibling("idxkit.jsa");
     first = launcher(Map.of(), "--version");
     db = root.resolve("t.db");
     Run create = launcher(Map.of(), "create", db.toString(), "--tpch");
     assertThat(create.exit()).as(create.toString()).isZero();
+  }
+
+  /** The launcher and a copy of the built jar in {@code dir}; returns the jar. */
+  static Path launcherCopy(Path dir) throws IOException {
+    Files.copy(Cli.repo().resolve("idxkit"), dir.resolve("idxkit"));
+    Path target = Files.createDirectories(dir.resolve("cli/target"));
+    Path copy = target.resolve("idxkit.jar");
+    Files.copy(Cli.jar(), copy, StandardCopyOption.COPY_ATTRIBUTES);
+    Files.copy(Cli.repo().resolve("cli/target/jvm.args"), target.resolve("jvm.args"));
+    // The JVM these tests run on is the one the launcher is given (JAVA_HOME below).
+    Files.writeString(
+        target.resolve("java.version"), System.getProperty("java.specification.version") + "\n");
+    return copy;
   }
 
   @Test
@@ -119,7 +126,7 @@ class LauncherCdsIT {
       Run r = launcher(Map.of("IDXKIT_JAVA_OPTS", classLog(log)), "info", db.toString());
       assertThat(r.exit()).as(r.toString()).isZero();
       assertThat(r.err()).as(r.toString()).isEmpty();
-      assertThat(r.out()).as(r.toString()).startsWith("database ").doesNotContain("cds");
+      assertThat(r.out()).as(r.toString()).startsWith("database ").doesNotContain("warning");
       assertThat(source(log, "dev.idxkit.cli.Main"))
           .as("the JVM refused the archive, so this test saw the stale case")
           .startsWith("file:");
@@ -156,6 +163,45 @@ class LauncherCdsIT {
     }
   }
 
+  /**
+   * A training that fails (here: a {@code java} that refuses {@code -XX:DumpLoadedClassList}, in a
+   * JAVA_HOME of its own that runs everything else with this JVM): one line on stderr, the command
+   * runs without an archive, and the next run neither trains again nor prints anything.
+   */
+  @Test
+  void aFailedTrainingSaysOneLineRunsWithoutAndIsNotRepeated(@TempDir Path other) throws Exception {
+    Path otherJar = launcherCopy(other);
+    Path bin = Files.createDirectories(other.resolve("jdk/bin"));
+    Path java = bin.resolve("java");
+    Files.writeString(
+        java,
+        "#!/usr/bin/env bash\n"
+            + "for a in \"$@\"; do\n"
+            + "  case \"$a\" in -XX:DumpLoadedClassList=*) echo \"no class list here\" >&2; exit 1;;"
+            + " esac\n"
+            + "done\n"
+            + "exec '"
+            + Path.of(System.getProperty("java.home"), "bin", "java")
+            + "' \"$@\"\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Map<String, String> env = Map.of("JAVA_HOME", other.resolve("jdk").toString());
+    Run failed = launcher(other, env, "--version");
+    assertThat(failed.exit()).as(failed.toString()).isZero();
+    assertThat(failed.out()).startsWith("idxkit ");
+    assertThat(failed.err().lines().toList())
+        .as(failed.toString())
+        .containsExactly(
+            "idxkit: making the start-up archive cli/target/idxkit.jsa (once per build)... not made"
+                + " (cli/target/idxkit.jsa.log says why); running without it");
+    Path target = otherJar.getParent();
+    assertThat(target.resolve("idxkit.jsa")).doesNotExist();
+    assertThat(target.resolve("idxkit.jsa.failed")).isRegularFile();
+    assertThat(Files.readString(target.resolve("idxkit.jsa.log"))).contains("no class list here");
+    Run again = launcher(other, env, "--version");
+    assertThat(again.exit()).as(again.toString()).isZero();
+    assertThat(again.err()).as(again.toString()).isEmpty();
+  }
+
   private static String classLog(Path file) {
     return "-Xlog:class+load=info:file=" + file;
   }
@@ -173,6 +219,10 @@ class LauncherCdsIT {
   }
 
   private static Run launcher(Map<String, String> env, String... args) throws Exception {
+    return launcher(root, env, args);
+  }
+
+  private static Run launcher(Path root, Map<String, String> env, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("bash", root.resolve("idxkit").toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile());
