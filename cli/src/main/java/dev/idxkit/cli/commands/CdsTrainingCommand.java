@@ -48,8 +48,8 @@ import picocli.CommandLine.Spec;
     hidden = true,
     mixinStandardHelpOptions = true,
     description = {
-      "The ./idxkit launcher's training run for its class-data archive (not for direct use):",
-      "runs the common commands on a tiny TPC-H database in DIR, printing one line per step."
+      "The ./idxkit launcher's training run for its class-data archive, not for direct use: runs"
+          + " the common commands on a tiny TPC-H database in DIR and prints one line per step."
     },
     exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {
