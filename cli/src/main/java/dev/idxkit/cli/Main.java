@@ -2,6 +2,7 @@ package dev.idxkit.cli;
 
 import dev.idxkit.cli.commands.AnalyzeCommand;
 import dev.idxkit.cli.commands.BenchCommand;
+import dev.idxkit.cli.commands.CdsTrainingCommand;
 import dev.idxkit.cli.commands.CheckCommand;
 import dev.idxkit.cli.commands.CreateCommand;
 import dev.idxkit.cli.commands.DemoCommand;
@@ -67,7 +68,8 @@ import picocli.CommandLine.Spec;
       MergeShardsCommand.class,
       ServeCommand.class,
       BenchCommand.class,
-      AutoComplete.GenerateCompletion.class
+      AutoComplete.GenerateCompletion.class,
+      CdsTrainingCommand.class
     },
     footer = {
       "",

@@ -3,6 +3,7 @@ package dev.idxkit.jmh.peers;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
+import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.idxbuild.IndexRebuild;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.RebuildReport;
@@ -50,8 +51,8 @@ import java.util.Set;
  * <p>Run: {@code java -Xmx4g $(cat cli/target/jvm.args) -cp jmh/target/benchmarks.jar
  * dev.idxkit.jmh.peers.IdxbuildBench [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m] [--peers
  * postgres,duckdb,sqlite,h2] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32] [--pk-alone
- * true] [--warmup 1] [--repeat 1] [--probes 200] [--check true] [--out bench-results/idxbuild]
- * [--work DIR] [--seed N]}.
+ * true] [--warmup 1] [--repeat 1] [--cli 3] [--cli-cds on|off|both] [--probes 200] [--check true]
+ * [--out bench-results/idxbuild] [--work DIR] [--seed N]}.
  */
 public final class IdxbuildBench {
   public static final String NAME = "idxbuild";
@@ -62,17 +63,19 @@ public final class IdxbuildBench {
   static final String HELP =
       "usage: idxkit bench idxbuild [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m]"
           + " [--peers postgres,duckdb,sqlite,h2|none] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32]"
-          + " [--pk-alone true] [--warmup 1] [--repeat 1] [--cli 3] [--probes 200] [--check true]"
+          + " [--pk-alone true] [--warmup 1] [--repeat 1] [--cli 3] [--cli-cds on|off|both]"
+          + " [--probes 200] [--check true]"
           + " [--out bench-results/idxbuild] [--work DIR] [--seed N] [--verbose]\n"
           + "Rebuilds the six TPC-H lineitem indexes with idxkit and, in the same run, with"
           + " CREATE INDEX in SQLite and H2; CSV, JSON and PNG. --cli N also times N runs of"
           + " 'idxkit idxbuild' in a new JVM each (JVM start included: the figure compared with"
-          + " the peers). Wants --heap 4g at --tpch-sf 1.";
+          + " the peers); --cli-cds: with the launcher's class-data archive when it is current"
+          + " (on, the default), without (off), or both in turn. Wants --heap 4g at --tpch-sf 1.";
 
   static final String USAGE =
       "--tpch-sf, --threads, --memory, --peers, --peer-memory, --peer-threads, --tb, --tm,"
           + " --pk-alone,"
-          + " --warmup, --repeat, --cli, --probes, --check, --out, --work, --seed";
+          + " --warmup, --repeat, --cli, --cli-cds, --probes, --check, --out, --work, --seed";
 
   /** The experiment's parameters; {@link #parse} documents the defaults. */
   record Config(
@@ -88,6 +91,7 @@ public final class IdxbuildBench {
       int warmup,
       int repeat,
       int cliRuns,
+      String cliCds,
       int probes,
       boolean check,
       Path out,
@@ -116,6 +120,7 @@ public final class IdxbuildBench {
           warmup,
           repeat,
           cliRuns,
+          cliCds,
           probes,
           check,
           out,
@@ -142,6 +147,7 @@ public final class IdxbuildBench {
               a.intValue("warmup", 1, 0, 20),
               a.intValue("repeat", 1, 1, 20),
               a.intValue("cli", 3, 0, 20),
+              IdxbuildBench.cliCds(a),
               a.intValue("probes", 200, 0, 1_000_000),
               a.bool("check", true),
               a.path("out", Path.of("bench-results", NAME)),
@@ -150,6 +156,15 @@ public final class IdxbuildBench {
       a.checkAllRead(USAGE);
       return c;
     }
+  }
+
+  /** {@code --cli-cds}: on (the default), off or both. */
+  static String cliCds(BenchArgs a) {
+    String v = a.string("cli-cds", "on").strip().toLowerCase(Locale.ROOT);
+    if (!List.of("on", "off", "both").contains(v)) {
+      throw new InvalidInputException("--cli-cds : '" + v + "' (expected: one of on, off, both)");
+    }
+    return v;
   }
 
   /** {@code --peers}: a list of {@link #PEERS} (all by default), or {@code none}. */
@@ -316,7 +331,9 @@ public final class IdxbuildBench {
   /**
    * {@code --cli} runs of {@code idxkit idxbuild} of the six indexes at the largest thread count
    * and memory, each in a new JVM ({@link IdxbuildCli}), recorded as configuration {@code "cli " +
-   * label}: median, min and max wall seconds. Skipped, with a note, without a built command line.
+   * label}: median, min and max wall seconds. With the launcher's class-data archive when it is
+   * current (the runs say which); {@code --cli-cds both} adds as many runs without it, in turn,
+   * recorded as {@code "cli no-cds " + label}. Skipped, with a note, without a built command line.
    */
   private static void cli(
       Config c,
@@ -341,9 +358,19 @@ public final class IdxbuildBench {
       sheet.note("idxkit idxbuild in a new JVM: skipped, no built command line");
       return;
     }
-    IdxbuildCli.Result r =
+    IdxbuildCli.Archive archive =
+        c.cliCds().equals("off")
+            ? IdxbuildCli.Archive.none("--cli-cds off")
+            : IdxbuildCli.Archive.of(home);
+    List<IdxbuildCli.Archive> archives =
+        c.cliCds().equals("both")
+            ? List.of(archive, IdxbuildCli.Archive.none("--cli-cds both, the runs without"))
+            : List.of(archive);
+    out.println("  idxkit idxbuild in a new JVM: class-data archive " + archive.note());
+    List<IdxbuildCli.Result> results =
         IdxbuildCli.run(
             home,
+            archives,
             db,
             srt,
             memory,
@@ -354,32 +381,47 @@ public final class IdxbuildBench {
             scratch,
             machine,
             out);
-    String cfg = "cli " + label(false, threads, memory);
-    sheet.add("idxkit", cfg, "total", r.median(), "s (new JVM, JVM start included, median)");
-    sheet.add("idxkit", cfg, "total min", r.min(), "s");
-    sheet.add("idxkit", cfg, "total max", r.max(), "s");
-    String text =
-        String.format(
-            Locale.ROOT,
-            "idxkit idxbuild in a new JVM (%d threads, %s), %d runs: min %.2f / median %.2f / max"
-                + " %.2f s, JVM start included",
-            threads,
-            size(memory),
-            r.seconds().length,
-            r.min(),
-            r.median(),
-            r.max());
-    out.println("  " + text);
-    sheet.note(text);
+    for (int i = 0; i < archives.size(); i++) {
+      IdxbuildCli.Result r = results.get(i);
+      // The first is the figure the peers are compared with; "cli no-cds" is --cli-cds both's
+      // other.
+      String cfg = (i == 0 ? "cli " : "cli no-cds ") + label(false, threads, memory);
+      String used = archives.get(i).file() == null ? "none" : "cli/target/idxkit.jsa";
+      sheet.add(
+          "idxkit",
+          cfg,
+          "total",
+          r.median(),
+          "s (new JVM, JVM start included, median; class-data archive: " + used + ")");
+      sheet.add("idxkit", cfg, "total min", r.min(), "s");
+      sheet.add("idxkit", cfg, "total max", r.max(), "s");
+      String text =
+          String.format(
+              Locale.ROOT,
+              "idxkit idxbuild in a new JVM (%d threads, %s, class-data archive %s), %d runs: min"
+                  + " %.2f / median %.2f / max %.2f s, JVM start included",
+              threads,
+              size(memory),
+              used,
+              r.seconds().length,
+              r.min(),
+              r.median(),
+              r.max());
+      out.println("  " + text);
+      sheet.note(text);
+    }
+    sheet.note("idxkit idxbuild in a new JVM: class-data archive " + archive.note());
     sheet.setting(
         "idxkit (new JVM)",
-        "java $(cat cli/target/jvm.args) -jar cli/target/idxkit.jar idxbuild DB --table lineitem"
-            + " --memory "
+        "java $(cat cli/target/jvm.args) [-XX:SharedArchiveFile=cli/target/idxkit.jsa -Xshare:auto"
+            + " -Xlog:cds*=off, as ./idxkit runs it, when the archive is current] -jar"
+            + " cli/target/idxkit.jar idxbuild DB --table lineitem --memory "
             + size(memory)
             + " --threads "
             + threads
             + " --srt FILE --progress none --json FILE; wall from process start to exit; the"
-            + " report's entry counts checked");
+            + " report's entry counts checked; class-data archive: "
+            + archive.note());
   }
 
   /**

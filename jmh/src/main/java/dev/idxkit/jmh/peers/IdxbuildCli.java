@@ -26,6 +26,13 @@ import java.util.Locale;
  * with {@code --json}; the run fails unless it exited 0 and the report shows {@code indexes}
  * rebuilt with one entry per row each. The database must be closed while the runs go (the CLI takes
  * its exclusive lock).
+ *
+ * <p>Class-data sharing: the {@code ./idxkit} launcher makes {@code cli/target/idxkit.jsa} once per
+ * jar and JVM build and maps it on every run (see the launcher's header). A run here does the same
+ * when that archive is current for this JVM ({@link Archive#of}): newer than the jar, made by this
+ * {@code java.home} and {@code java.vm.version}, and passed with the launcher's flags. Otherwise it
+ * runs without, and says why. {@code --cli-cds both} alternates runs with and without it (A B A B),
+ * so that the two figures come from the same minutes of a noisy machine.
  */
 final class IdxbuildCli {
   /** Wall seconds of each run, in run order, and the load average after each. */
@@ -45,6 +52,45 @@ final class IdxbuildCli {
     }
   }
 
+  /**
+   * The launcher's class-data archive as a run uses it: {@code file} null means the run goes
+   * without one, {@code note} says which archive or why none.
+   */
+  record Archive(Path file, String note) {
+    /** The flags the {@code ./idxkit} launcher passes with its archive. */
+    List<String> flags() {
+      return file == null
+          ? List.of()
+          : List.of("-XX:SharedArchiveFile=" + file, "-Xshare:auto", "-Xlog:cds*=off");
+    }
+
+    static Archive none(String why) {
+      return new Archive(null, "none (" + why + ")");
+    }
+
+    /** {@code home}'s archive if the launcher would map it with this JVM, else none and why. */
+    static Archive of(Path home) throws IOException {
+      Path jar = home.resolve("cli/target/idxkit.jar");
+      Path jsa = home.resolve("cli/target/idxkit.jsa");
+      Path made = home.resolve("cli/target/idxkit.jsa.jvm");
+      if (!Files.isRegularFile(jsa) || !Files.isRegularFile(made)) {
+        return none("no cli/target/idxkit.jsa: run ./idxkit once to make it");
+      }
+      if (Files.getLastModifiedTime(jsa).compareTo(Files.getLastModifiedTime(jar)) <= 0) {
+        return none("cli/target/idxkit.jsa is older than the jar: run ./idxkit once to remake it");
+      }
+      String id =
+          "java.home="
+              + System.getProperty("java.home")
+              + "\njava.vm.version="
+              + System.getProperty("java.vm.version");
+      if (!Files.readString(made, StandardCharsets.UTF_8).strip().equals(id)) {
+        return none("cli/target/idxkit.jsa was made by another JVM than this one");
+      }
+      return new Archive(jsa, "cli/target/idxkit.jsa (class-data archive, as ./idxkit runs)");
+    }
+  }
+
   private IdxbuildCli() {}
 
   /** The repository root holding a built command line, or null if there is none. */
@@ -61,19 +107,28 @@ final class IdxbuildCli {
         return null;
       }
     }
-    return home != null
-            && Files.isRegularFile(home.resolve("cli/target/idxkit.jar"))
-            && Files.isRegularFile(home.resolve("cli/target/jvm.args"))
-        ? home
-        : null;
+    if (home == null
+        || !Files.isRegularFile(home.resolve("cli/target/idxkit.jar"))
+        || !Files.isRegularFile(home.resolve("cli/target/jvm.args"))) {
+      return null;
+    }
+    try {
+      // The launcher's own spelling of the jar (a physical path): a class-data archive matches the
+      // class path string it was made with.
+      return home.toRealPath();
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /**
-   * {@code runs} rebuilds of lineitem's {@code indexes} indexes in {@code db} by the command line,
-   * each checked to have made {@code rows} entries per index.
+   * {@code runs} rebuilds of lineitem's {@code indexes} indexes in {@code db} by the command line
+   * for each of {@code archives}, in turn (A B A B ...), each checked to have made {@code rows}
+   * entries per index; one result per archive, in the same order.
    */
-  static Result run(
+  static List<Result> run(
       Path home,
+      List<Archive> archives,
       Path db,
       Path srt,
       long memory,
@@ -90,14 +145,18 @@ final class IdxbuildCli {
             Files.readString(home.resolve("cli/target/jvm.args"), StandardCharsets.UTF_8)
                 .strip()
                 .split("\\s+"));
-    double[] seconds = new double[runs];
-    double[] loads = new double[runs];
-    for (int r = 0; r < runs; r++) {
-      Path json = scratch.resolve("idxbuild-cli-" + r + ".json");
-      Path log = scratch.resolve("idxbuild-cli-" + r + ".log");
+    double[][] seconds = new double[archives.size()][runs];
+    double[][] loads = new double[archives.size()][runs];
+    for (int i = 0; i < runs * archives.size(); i++) {
+      int r = i / archives.size();
+      int a = i % archives.size();
+      Archive archive = archives.get(a);
+      Path json = scratch.resolve("idxbuild-cli-" + i + ".json");
+      Path log = scratch.resolve("idxbuild-cli-" + i + ".log");
       List<String> cmd = new ArrayList<>();
       cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       cmd.addAll(flags);
+      cmd.addAll(archive.flags());
       cmd.addAll(
           List.of(
               "-jar",
@@ -120,8 +179,8 @@ final class IdxbuildCli {
       Process p =
           new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
       int code = p.waitFor();
-      seconds[r] = (System.nanoTime() - t0) / 1e9;
-      loads[r] = machine.sampleLoad();
+      seconds[a][r] = (System.nanoTime() - t0) / 1e9;
+      loads[a][r] = machine.sampleLoad();
       if (code != 0) {
         throw new IllegalStateException(
             "idxkit idxbuild exited " + code + ": " + Files.readString(log).strip());
@@ -129,15 +188,20 @@ final class IdxbuildCli {
       check(json, rows, indexes);
       out.printf(
           Locale.ROOT,
-          "  idxkit idxbuild (new JVM, %d threads, %s) run %d: %.2f s wall, JVM start included"
-              + " (load %.2f)%n",
+          "  idxkit idxbuild (new JVM, %d threads, %s, archive %s) run %d: %.2f s wall, JVM start"
+              + " included (load %.2f)%n",
           threads,
           IdxbuildBench.size(memory),
+          archive.file() == null ? "none" : "cli/target/idxkit.jsa",
           r + 1,
-          seconds[r],
-          loads[r]);
+          seconds[a][r],
+          loads[a][r]);
     }
-    return new Result(seconds, loads);
+    List<Result> results = new ArrayList<>();
+    for (int a = 0; a < archives.size(); a++) {
+      results.add(new Result(seconds[a], loads[a]));
+    }
+    return results;
   }
 
   /** The report must show {@code indexes} lineitem indexes, each with one entry per row. */

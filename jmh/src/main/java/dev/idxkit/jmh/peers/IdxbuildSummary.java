@@ -59,6 +59,13 @@ final class IdxbuildSummary {
             t / cli,
             "the command line, JVM start included, rebuilds this many times faster");
       }
+      double noCds = s.value("idxkit", "cli no-cds " + best, "total");
+      if (!Double.isNaN(noCds)) {
+        s.ratio(
+            "six indexes: " + p + " / idxkit idxbuild (new JVM, no class-data archive) " + best,
+            t / noCds,
+            "the same without the launcher's class-data archive (--cli-cds both)");
+      }
       String one = IdxbuildBench.label(false, tMin, mMax);
       if (!PostgresPeer.NAME.equals(p)) // the server's CPU is not this process's
       s.ratio(

@@ -1,0 +1,69 @@
+package dev.idxkit.jmh.peers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * When the bench's command-line runs map the launcher's class-data archive, and with what flags.
+ */
+class IdxbuildCliTest {
+  @TempDir Path home;
+
+  private static final Instant JAR_TIME = Instant.parse("2026-01-01T00:00:00Z");
+
+  private Path target() throws Exception {
+    Path target = Files.createDirectories(home.resolve("cli/target"));
+    Files.writeString(target.resolve("idxkit.jar"), "jar");
+    Files.setLastModifiedTime(target.resolve("idxkit.jar"), FileTime.from(JAR_TIME));
+    return target;
+  }
+
+  private static void archive(Path target, String jvm, Instant time) throws Exception {
+    Files.writeString(target.resolve("idxkit.jsa"), "archive");
+    Files.setLastModifiedTime(target.resolve("idxkit.jsa"), FileTime.from(time));
+    Files.writeString(target.resolve("idxkit.jsa.jvm"), jvm + "\n");
+  }
+
+  private static String thisJvm() {
+    return "java.home="
+        + System.getProperty("java.home")
+        + "\njava.vm.version="
+        + System.getProperty("java.vm.version");
+  }
+
+  @Test
+  void aCurrentArchiveOfThisJvmIsMappedWithTheLaunchersFlags() throws Exception {
+    Path target = target();
+    archive(target, thisJvm(), JAR_TIME.plusSeconds(10));
+    IdxbuildCli.Archive a = IdxbuildCli.Archive.of(home);
+    assertThat(a.file()).isEqualTo(target.resolve("idxkit.jsa"));
+    assertThat(a.flags())
+        .containsExactly(
+            "-XX:SharedArchiveFile=" + target.resolve("idxkit.jsa"),
+            "-Xshare:auto",
+            "-Xlog:cds*=off");
+  }
+
+  @Test
+  void otherwiseNoneAndWhy() throws Exception {
+    Path target = target();
+    IdxbuildCli.Archive missing = IdxbuildCli.Archive.of(home);
+    assertThat(missing.file()).isNull();
+    assertThat(missing.flags()).isEmpty();
+    assertThat(missing.note()).startsWith("none (no cli/target/idxkit.jsa");
+
+    archive(target, thisJvm(), JAR_TIME.minusSeconds(10));
+    assertThat(IdxbuildCli.Archive.of(home).note()).contains("older than the jar");
+
+    archive(target, "java.home=/elsewhere\njava.vm.version=0", JAR_TIME.plusSeconds(10));
+    IdxbuildCli.Archive foreign = IdxbuildCli.Archive.of(home);
+    assertThat(foreign.file()).isNull();
+    assertThat(foreign.note()).contains("made by another JVM");
+  }
+}
