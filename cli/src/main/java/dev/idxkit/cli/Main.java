@@ -22,6 +22,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -54,23 +55,6 @@ import picocli.CommandLine.Spec;
       "Embedded B+tree store tools: create a database, look at it, check it, read it out.",
       "Run 'idxkit COMMAND --help' for what a command does, an example, and its options."
     },
-    subcommands = {
-      DemoCommand.class,
-      CreateCommand.class,
-      LoadCommand.class,
-      IdxbuildCommand.class,
-      CheckCommand.class,
-      AnalyzeCommand.class,
-      InfoCommand.class,
-      GetCommand.class,
-      ScanCommand.class,
-      DumpCommand.class,
-      MergeShardsCommand.class,
-      ServeCommand.class,
-      BenchCommand.class,
-      AutoComplete.GenerateCompletion.class,
-      CdsTrainingCommand.class
-    },
     footer = {
       "",
       "Example:",
@@ -86,6 +70,33 @@ import picocli.CommandLine.Spec;
       ExitCodes.INTERRUPTED_LINE
     })
 public final class Main implements Callable<Integer> {
+  /**
+   * The subcommands, in the order help lists them. Not in {@code @Command(subcommands)}: picocli
+   * builds the model of every listed command by reflection when the tree is made, 0.13 s of a 0.5 s
+   * {@code idxkit info} (async-profiler, wall clock), so {@link #run} adds only the command named
+   * first on the line, and the whole list when the line names none of them (help, a mistyped
+   * command, an option first) or asks for the completion script, which describes them all.
+   */
+  static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          DemoCommand.class,
+          CreateCommand.class,
+          LoadCommand.class,
+          IdxbuildCommand.class,
+          CheckCommand.class,
+          AnalyzeCommand.class,
+          InfoCommand.class,
+          GetCommand.class,
+          ScanCommand.class,
+          DumpCommand.class,
+          MergeShardsCommand.class,
+          ServeCommand.class,
+          BenchCommand.class,
+          AutoComplete.GenerateCompletion.class,
+          CdsTrainingCommand.class);
+
+  private static final String JNR_ASM = "jnr.ffi.asm.enabled";
+
   @Spec CommandSpec spec;
 
   /**
@@ -113,6 +124,15 @@ public final class Main implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
+    if (System.getProperty(JNR_ASM) == null) {
+      // jnr-ffi's default loader writes a class for each native binding with ASM, which the JVM
+      // then interprets and compiles: 70 of the 0.13 s madvise's binding took to load in `info`.
+      // Its reflection loader binds in less, and costs microseconds a call where the store makes
+      // a few calls a second (madvise, sync_file_range): `idxkit info`, ten pairs, median 0.385
+      // against 0.41 s. A setting of this process only; a program that embeds the store keeps
+      // jnr-ffi's default.
+      System.setProperty(JNR_ASM, "false");
+    }
     PrintWriter out =
         new PrintWriter(
             new OutputStreamWriter(
@@ -146,23 +166,50 @@ public final class Main implements Callable<Integer> {
   /** Runs one command line in this JVM; returns the exit code. Output is flushed on return. */
   public static int run(Session session, PrintWriter out, PrintWriter err, String... args) {
     try {
-      return commandLine(session, out, err).execute(args);
+      return commandLine(session, out, err, named(args)).execute(args);
     } finally {
       out.flush();
       err.flush();
     }
   }
 
-  /** The configured command tree (for tests and completion scripts). */
+  /** The configured command tree, every subcommand in it (for tests and completion scripts). */
   public static CommandLine commandLine(Session session, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new Main(), new SessionFactory(session));
-    // picocli hides generate-completion by default; a DBA should find it in the command list.
-    cl.getSubcommands()
-        .get("generate-completion")
-        .getCommandSpec()
-        .usageMessage()
-        .hidden(false)
-        .description("Print a bash/zsh completion script: source <(idxkit generate-completion)");
+    return commandLine(session, out, err, SUBCOMMANDS);
+  }
+
+  /**
+   * The one subcommand {@code args} starts with, or all of them when it starts with none (or with
+   * the completion script's, which lists them all).
+   */
+  static List<Class<?>> named(String... args) {
+    if (args.length > 0) {
+      for (Class<?> c : SUBCOMMANDS) {
+        Command a = c.getAnnotation(Command.class);
+        if (a.name().equals(args[0]) || List.of(a.aliases()).contains(args[0])) {
+          return c == AutoComplete.GenerateCompletion.class ? SUBCOMMANDS : List.of(c);
+        }
+      }
+    }
+    return SUBCOMMANDS;
+  }
+
+  private static CommandLine commandLine(
+      Session session, PrintWriter out, PrintWriter err, List<Class<?>> subcommands) {
+    SessionFactory factory = new SessionFactory(session);
+    CommandLine cl = new CommandLine(new Main(), factory);
+    for (Class<?> c : subcommands) {
+      cl.addSubcommand(new CommandLine(c, factory));
+    }
+    CommandLine completion = cl.getSubcommands().get("generate-completion");
+    if (completion != null) {
+      // picocli hides generate-completion by default; a DBA should find it in the command list.
+      completion
+          .getCommandSpec()
+          .usageMessage()
+          .hidden(false)
+          .description("Print a bash/zsh completion script: source <(idxkit generate-completion)");
+    }
     configure(cl, session, out, err);
     return cl;
   }

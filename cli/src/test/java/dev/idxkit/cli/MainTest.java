@@ -51,6 +51,39 @@ class MainTest {
     assertThat(r.out()).contains("complete -F", "idxkit", "analyze", "--index");
   }
 
+  /**
+   * A run builds only the command it names (picocli's reflection over every command was a quarter
+   * of a short command's time); what the user reads must not change: the help and the errors of a
+   * command are the same as from the whole tree, and a line that names no command gets them all.
+   */
+  @Test
+  void aRunBuildsTheNamedCommandAloneAndPrintsWhatTheWholeTreePrints() {
+    assertThat(Main.named("info", "db")).containsExactly(dev.idxkit.cli.commands.InfoCommand.class);
+    assertThat(Main.named("idxbuild")).hasSize(1);
+    assertThat(Main.named("--help")).isEqualTo(Main.SUBCOMMANDS);
+    assertThat(Main.named("inf", "db")).isEqualTo(Main.SUBCOMMANDS);
+    assertThat(Main.named()).isEqualTo(Main.SUBCOMMANDS);
+    assertThat(Main.named("generate-completion")).isEqualTo(Main.SUBCOMMANDS);
+    for (String[] line :
+        List.of(
+            new String[] {"info", "--help"},
+            new String[] {"idxbuild", "--help"},
+            new String[] {"check", "db", "--tabel", "x"},
+            new String[] {"scan"},
+            new String[] {"bench", "--help"})) {
+      Result pruned = cli.run(line);
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int exit;
+      try (Session s = session()) {
+        exit = Main.commandLine(s, new PrintWriter(out), new PrintWriter(err)).execute(line);
+      }
+      assertThat(pruned.exit()).as(String.join(" ", line)).isEqualTo(exit);
+      assertThat(pruned.out()).as(String.join(" ", line)).isEqualTo(out.toString());
+      assertThat(pruned.err()).as(String.join(" ", line)).isEqualTo(err.toString());
+    }
+  }
+
   @Test
   void versionNamesTheTool() {
     Result r = cli.run("--version");
