@@ -37,6 +37,60 @@ class PageIndexTest {
     assertThat(pool.acquire()).as("the image of 7 was released").isSameAs(index12of7);
   }
 
+  /**
+   * {@code fresh} says whether the page's first record since the index began was FRESH: a newer
+   * image keeps the flag of the one it replaces, whatever its own record was; an image of a page
+   * the index did not hold keeps its own.
+   */
+  @Test
+  void aNewerImageKeepsTheFreshFlagOfThePagesFirstRecord() {
+    PageBuffer formatted = committed(0, 3, 7);
+    formatted.fresh = true;
+    index.install(formatted);
+    PageBuffer changed = committed(0, 3, 8);
+    index.install(changed);
+    assertThat(index.buffer(PageIndex.key(0, 3)).fresh).as("FRESH first, a delta after").isTrue();
+
+    PageBuffer home = committed(0, 4, 7);
+    index.install(home);
+    PageBuffer formattedAgain = committed(0, 4, 8);
+    formattedAgain.fresh = true;
+    index.install(formattedAgain);
+    assertThat(index.buffer(PageIndex.key(0, 4)).fresh).as("a delta first, FRESH after").isFalse();
+  }
+
+  /**
+   * After a failed checkpoint the active index takes the older index's images back; where both hold
+   * a page, the older one's record came first, so its flag is the page's.
+   */
+  @Test
+  void absorbingAFailedCheckpointsIndexKeepsTheOlderFlagWhereBothHoldThePage() {
+    PageIndex older = new PageIndex(pool);
+    PageBuffer olderFresh = committed(0, 3, 7);
+    olderFresh.fresh = true;
+    older.install(olderFresh);
+    older.install(committed(0, 4, 7)); // a delta against the home copy
+    PageBuffer olderOnly = committed(0, 5, 7);
+    olderOnly.fresh = true;
+    older.install(olderOnly);
+    index.install(committed(0, 3, 9)); // a delta against the older index's image
+    PageBuffer reformatted = committed(0, 4, 9);
+    reformatted.fresh = true;
+    index.install(reformatted);
+    PageBuffer activeOnly = committed(0, 6, 9);
+    activeOnly.fresh = true;
+    index.install(activeOnly);
+
+    index.absorbOlder(older);
+
+    assertThat(older.isEmpty()).isTrue();
+    assertThat(index.get(0, 3).lsn()).as("the newer image stays").isEqualTo(9);
+    assertThat(index.buffer(PageIndex.key(0, 3)).fresh).isTrue();
+    assertThat(index.buffer(PageIndex.key(0, 4)).fresh).isFalse();
+    assertThat(index.buffer(PageIndex.key(0, 5)).fresh).isTrue();
+    assertThat(index.buffer(PageIndex.key(0, 6)).fresh).isTrue();
+  }
+
   @Test
   void keysSortByAreaThenPageAndPackBothHalves() {
     index.install(committed(1, 12, 8));
