@@ -332,9 +332,9 @@ public final class DurabilityBench {
     long pages = (long) mb * (1 << 20) / pageSize;
     long bytes = pages * pageSize;
     double seqSeconds = sequentialFirst ? sequentialWrite(dir, bytes) : 0;
-    CheckpointStats[] both = checkpointTwice(dir.resolve("checkpoint"), pages);
-    CheckpointStats c = both[0];
-    CheckpointStats changed = both[1];
+    TwoCheckpoints both = checkpointTwice(dir.resolve("checkpoint"), pages);
+    CheckpointStats c = both.fresh();
+    CheckpointStats changed = both.changed();
     if (!sequentialFirst) {
       seqSeconds = sequentialWrite(dir, bytes);
     }
@@ -373,7 +373,7 @@ public final class DurabilityBench {
    * to a new double-write file first). Returns the two checkpoints' stats; the flush of the first
    * and the double write of the second are the two writes of a page a checkpoint can make.
    */
-  private static CheckpointStats[] checkpointTwice(Path db, long pages) throws IOException {
+  private static TwoCheckpoints checkpointTwice(Path db, long pages) throws IOException {
     StoreOptions opts =
         StoreOptions.defaults()
             .withDurability(Durability.OFF)
@@ -414,16 +414,15 @@ public final class DurabilityBench {
       System.out.printf(
           "checkpoint of %d new pages: %.2f s, none double-written; of the same pages changed:"
               + " %.2f s, all double-written (flush %.2f s of overwrites)%n",
-          pages, total(fresh), total(changed), changed.flushNanos() / 1e9);
-      return new CheckpointStats[] {fresh, changed};
+          pages, fresh.totalNanos() / 1e9, changed.totalNanos() / 1e9, changed.flushNanos() / 1e9);
+      return new TwoCheckpoints(fresh, changed);
     } finally {
       BenchDir.deleteTree(db);
     }
   }
 
-  private static double total(CheckpointStats c) {
-    return (c.walSyncNanos() + c.doubleWriteNanos() + c.flushNanos() + c.metaNanos()) / 1e9;
-  }
+  /** The checkpoint of new pages and the checkpoint of the same pages changed. */
+  private record TwoCheckpoints(CheckpointStats fresh, CheckpointStats changed) {}
 
   /** Seconds to write {@code bytes} to a new file with 1 MiB writes and one fsync. */
   private static double sequentialWrite(Path dir, long bytes) throws IOException {

@@ -15,6 +15,7 @@ import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -244,11 +245,8 @@ final class Checkpoint implements AutoCloseable {
    * valid; returns how many.
    */
   private int doubleWrite(long[] keys, long lastLsn) {
-    int n = 0;
-    for (long k : keys) {
-      n += index.buffer(k).fresh ? 0 : 1;
-    }
-    if (n == 0) {
+    long[] doubled = Arrays.stream(keys).filter(k -> !index.buffer(k).fresh).toArray();
+    if (doubled.length == 0) {
       return 0;
     }
     writer();
@@ -256,11 +254,7 @@ final class Checkpoint implements AutoCloseable {
       PageFile f = dw.file();
       ByteBuffer buf = null;
       long bufStart = 1;
-      int written = 0;
-      for (long k : keys) {
-        if (index.buffer(k).fresh) {
-          continue;
-        }
+      for (int i = 0; i < doubled.length; i++) {
         if (buf != null && !buf.hasRemaining()) {
           buf.flip();
           homeWriter.submit(f, bufStart, buf);
@@ -269,20 +263,19 @@ final class Checkpoint implements AutoCloseable {
         if (buf == null) {
           buf = homeWriter.acquire();
           buf.limit(buf.capacity() - buf.capacity() % pageSize);
-          bufStart = 1 + written;
+          bufStart = 1 + i;
         }
-        copySealed(k, buf);
-        written++;
+        copySealed(doubled[i], buf);
       }
       buf.flip();
       homeWriter.submit(f, bufStart, buf);
       homeWriter.flush();
-      dw.seal(lastLsn, n);
+      dw.seal(lastLsn, doubled.length);
     } catch (RuntimeException e) {
       dropWriter();
       throw e;
     }
-    return n;
+    return doubled.length;
   }
 
   /** Step 3; returns which areas were written, indexed by area id. */

@@ -26,11 +26,19 @@ public record CheckpointStats(
   public static final CheckpointStats NONE =
       new CheckpointStats(0, 0, 0, 0, 0, 0, 0, 0, null, 0, null);
 
+  /** Bytes of the double write: the doubled pages, of the same size as every page written. */
+  public long doubledBytes() {
+    return pages == 0 ? 0 : doubledPages * (bytes / pages);
+  }
+
   /** Double-write bandwidth in MiB/s: the doubled pages' bytes, one sequential file. */
   public double doubleWriteMibPerSecond() {
-    return doubleWriteNanos == 0
-        ? 0
-        : doubledPages * (double) bytes / Math.max(1, pages) / 1048576.0 / (doubleWriteNanos / 1e9);
+    return doubleWriteNanos == 0 ? 0 : doubledBytes() / 1048576.0 / (doubleWriteNanos / 1e9);
+  }
+
+  /** The whole checkpoint: log fsync, double write, flush and meta write. */
+  public long totalNanos() {
+    return walSyncNanos + doubleWriteNanos + flushNanos + metaNanos;
   }
 
   /** Flush bandwidth in MiB/s. */
