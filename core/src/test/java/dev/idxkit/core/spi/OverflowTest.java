@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.CorruptPageException;
+import dev.idxkit.core.testing.ForwardingPageAccess;
 import dev.idxkit.core.testing.MemoryPageAccess;
 import dev.idxkit.core.testing.Seeds;
 import java.util.ArrayList;
@@ -168,38 +169,12 @@ class OverflowTest {
   }
 
   /** Lets {@code allowed} allocations through, then fails every one. */
-  private static final class FailingAllocation implements PageAccess {
-    private final PageAccess delegate;
+  private static final class FailingAllocation extends ForwardingPageAccess {
     private int allowed;
 
     FailingAllocation(PageAccess delegate, int allowed) {
-      this.delegate = delegate;
+      super(delegate);
       this.allowed = allowed;
-    }
-
-    @Override
-    public int pageSize() {
-      return delegate.pageSize();
-    }
-
-    @Override
-    public int areaId() {
-      return delegate.areaId();
-    }
-
-    @Override
-    public String name() {
-      return delegate.name();
-    }
-
-    @Override
-    public Page read(long pageNo) {
-      return delegate.read(pageNo);
-    }
-
-    @Override
-    public Page write(long pageNo) {
-      return delegate.write(pageNo);
     }
 
     @Override
@@ -207,12 +182,7 @@ class OverflowTest {
       if (allowed-- <= 0) {
         throw new IllegalStateException("disk full (test)");
       }
-      return delegate.allocate(type);
-    }
-
-    @Override
-    public void free(long pageNo) {
-      delegate.free(pageNo);
+      return in.allocate(type);
     }
   }
 }
