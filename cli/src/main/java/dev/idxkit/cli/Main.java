@@ -126,11 +126,11 @@ public final class Main implements Callable<Integer> {
   public static void main(String[] args) {
     if (System.getProperty(JNR_ASM) == null) {
       // jnr-ffi's default loader writes a class for each native binding with ASM, which the JVM
-      // then interprets and compiles: 70 of the 0.13 s madvise's binding took to load in `info`.
-      // Its reflection loader binds in less, and costs microseconds a call where the store makes
-      // a few calls a second (madvise, sync_file_range): `idxkit info`, ten pairs, median 0.385
-      // against 0.41 s. A setting of this process only; a program that embeds the store keeps
-      // jnr-ffi's default.
+      // then interprets and compiles: 70 ms of the 82 ms madvise's binding took to load in `info`
+      // (async-profiler, wall clock). Its reflection loader binds in less; each call costs more
+      // (not measured), where the store makes a few calls per scan chunk or checkpoint step
+      // (madvise, sync_file_range). `idxkit info`, ten pairs: median 0.385 against 0.41 s. A
+      // setting of this process only; a program that embeds the store keeps jnr-ffi's default.
       System.setProperty(JNR_ASM, "false");
     }
     PrintWriter out =
