@@ -52,14 +52,24 @@ class LauncherCdsIT {
 
   /** The launcher and a copy of the built jar in {@code dir}; returns the jar. */
   static Path launcherCopy(Path dir) throws IOException {
+    // The JVM these tests run on is the one the launcher is given (JAVA_HOME below).
+    return launcherCopy(dir, System.getProperty("java.specification.version"), "");
+  }
+
+  /**
+   * The launcher and a copy of the built jar in {@code dir}, for a JVM of feature release {@code
+   * feature} that needs {@code extraFlags} besides the build's; returns the jar.
+   */
+  static Path launcherCopy(Path dir, String feature, String extraFlags) throws IOException {
     Files.copy(Cli.repo().resolve("idxkit"), dir.resolve("idxkit"));
     Path target = Files.createDirectories(dir.resolve("cli/target"));
     Path copy = target.resolve("idxkit.jar");
     Files.copy(Cli.jar(), copy, StandardCopyOption.COPY_ATTRIBUTES);
-    Files.copy(Cli.repo().resolve("cli/target/jvm.args"), target.resolve("jvm.args"));
-    // The JVM these tests run on is the one the launcher is given (JAVA_HOME below).
-    Files.writeString(
-        target.resolve("java.version"), System.getProperty("java.specification.version") + "\n");
+    String flags = Files.readString(Cli.repo().resolve("cli/target/jvm.args")).strip();
+    Files.writeString(target.resolve("jvm.args"), (flags + " " + extraFlags).strip() + "\n");
+    // Without it the launcher would rebuild the jar for another JVM (it never can here: no
+    // sources).
+    Files.writeString(target.resolve("java.version"), feature + "\n");
     return copy;
   }
 
@@ -202,12 +212,12 @@ class LauncherCdsIT {
     assertThat(again.err()).as(again.toString()).isEmpty();
   }
 
-  private static String classLog(Path file) {
+  static String classLog(Path file) {
     return "-Xlog:class+load=info:file=" + file;
   }
 
   /** Where the class log says {@code cls} came from ("shared objects file", "file:/..."). */
-  private static String source(Path log, String cls) throws IOException {
+  static String source(Path log, String cls) throws IOException {
     String prefix = " " + cls + " source: ";
     for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
       int at = line.indexOf(prefix);
@@ -222,7 +232,7 @@ class LauncherCdsIT {
     return launcher(root, env, args);
   }
 
-  private static Run launcher(Path root, Map<String, String> env, String... args) throws Exception {
+  static Run launcher(Path root, Map<String, String> env, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("bash", root.resolve("idxkit").toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile());

@@ -57,11 +57,28 @@ final class IdxbuildCli {
    * without one, {@code note} says which archive or why none.
    */
   record Archive(Path file, String note) {
-    /** The flags the {@code ./idxkit} launcher passes with its archive. */
+    /**
+     * The flags the {@code ./idxkit} launcher passes with its archive: on JDK 25 and newer the file
+     * is an ahead-of-time cache (with the training run's method profiles), before that a static CDS
+     * archive.
+     */
     List<String> flags() {
-      return file == null
-          ? List.of()
+      return flags(Runtime.version().feature());
+    }
+
+    /** {@link #flags()} for a JVM of feature release {@code feature}. */
+    List<String> flags(int feature) {
+      if (file == null) {
+        return List.of();
+      }
+      return aotCache(feature)
+          ? List.of("-XX:AOTCache=" + file, "-Xlog:aot*=off", "-Xlog:cds*=off")
           : List.of("-XX:SharedArchiveFile=" + file, "-Xshare:auto", "-Xlog:cds*=off");
+    }
+
+    /** Whether a JVM of feature release {@code feature} gets an ahead-of-time cache. */
+    static boolean aotCache(int feature) {
+      return feature >= 25;
     }
 
     static Archive none(String why) {
@@ -87,7 +104,13 @@ final class IdxbuildCli {
       if (!Files.readString(made, StandardCharsets.UTF_8).strip().equals(id)) {
         return none("cli/target/idxkit.jsa was made by another JVM than this one");
       }
-      return new Archive(jsa, "cli/target/idxkit.jsa (class-data archive, as ./idxkit runs)");
+      return new Archive(
+          jsa,
+          "cli/target/idxkit.jsa ("
+              + (aotCache(Runtime.version().feature())
+                  ? "ahead-of-time cache"
+                  : "class-data archive")
+              + ", as ./idxkit runs)");
     }
   }
 

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * When the bench's command-line runs map the launcher's class-data archive, and with what flags.
+ * When the bench's command-line runs map the launcher's class-data archive (or, on JDK 25 and
+ * newer, its ahead-of-time cache), and with what flags.
  */
 class IdxbuildCliTest {
   @TempDir Path home;
@@ -43,11 +44,16 @@ class IdxbuildCliTest {
     archive(target, thisJvm(), JAR_TIME.plusSeconds(10));
     IdxbuildCli.Archive a = IdxbuildCli.Archive.of(home);
     assertThat(a.file()).isEqualTo(target.resolve("idxkit.jsa"));
-    assertThat(a.flags())
+    assertThat(a.flags(17))
         .containsExactly(
             "-XX:SharedArchiveFile=" + target.resolve("idxkit.jsa"),
             "-Xshare:auto",
             "-Xlog:cds*=off");
+    assertThat(a.flags(25))
+        .as("JDK 25 and newer: the launcher's file is an ahead-of-time cache")
+        .containsExactly(
+            "-XX:AOTCache=" + target.resolve("idxkit.jsa"), "-Xlog:aot*=off", "-Xlog:cds*=off");
+    assertThat(a.flags()).isEqualTo(a.flags(Runtime.version().feature()));
   }
 
   @Test
