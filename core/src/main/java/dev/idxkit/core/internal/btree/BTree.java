@@ -233,11 +233,16 @@ public final class BTree {
 
   private void forEachPage(long no, int level, LongConsumer consumer) {
     if (level > 0) {
+      // The children's numbers first, in one read of the node: the page a read returns may not
+      // outlive the next read, and the consumer may free and reuse pages (never this one) as it
+      // goes. One read per node, not one per child (a level-1 node has hundreds).
       Page p = readNode(no, level);
-      int n = Node.count(p);
-      for (int i = 0; i <= n; i++) {
-        // Re-read: the consumer may have freed and reused pages since (never this one).
-        forEachPage(Node.child(readNode(no, level), i), level - 1, consumer);
+      long[] children = new long[Node.count(p) + 1];
+      for (int i = 0; i < children.length; i++) {
+        children[i] = Node.child(p, i);
+      }
+      for (long child : children) {
+        forEachPage(child, level - 1, consumer);
       }
     }
     consumer.accept(no);
