@@ -6,9 +6,6 @@ import dev.idxkit.e2e.LauncherCdsIT.Run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -82,29 +79,12 @@ class LauncherAotIT {
   /** As {@link LauncherCdsIT#aStaleArchiveIsIgnoredWithoutAWord}, for the cache. */
   @Test
   void aStaleCacheIsIgnoredWithoutAWord() throws Exception {
-    FileTime jarTime = Files.getLastModifiedTime(jar);
-    FileTime archiveTime = Files.getLastModifiedTime(archive);
-    Path id = archive.resolveSibling("idxkit.jsa.jvm");
-    FileTime idTime = Files.getLastModifiedTime(id);
-    Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-    try {
-      Files.setLastModifiedTime(jar, FileTime.from(now));
-      Files.setLastModifiedTime(archive, FileTime.from(now.plusSeconds(60)));
-      Files.setLastModifiedTime(id, FileTime.from(now.plusSeconds(60)));
-      Path log = root.resolve("stale.log");
-      Run r =
-          launcher(Map.of("IDXKIT_JAVA_OPTS", LauncherCdsIT.classLog(log)), "info", db.toString());
-      assertThat(r.exit()).as(r.toString()).isZero();
-      assertThat(r.err()).as(r.toString()).isEmpty();
-      assertThat(r.out()).as(r.toString()).startsWith("database ").doesNotContain("warning");
-      assertThat(LauncherCdsIT.source(log, "dev.idxkit.cli.Main"))
-          .as("the JVM refused the cache, so this test saw the stale case")
-          .startsWith("file:");
-    } finally {
-      Files.setLastModifiedTime(jar, jarTime);
-      Files.setLastModifiedTime(archive, archiveTime);
-      Files.setLastModifiedTime(id, idTime);
-    }
+    LauncherCdsIT.assertAStaleArchiveIsIgnored(
+        jar,
+        archive,
+        log ->
+            launcher(
+                Map.of("IDXKIT_JAVA_OPTS", LauncherCdsIT.classLog(log)), "info", db.toString()));
   }
 
   private static Run launcher(Map<String, String> env, String... args) throws Exception {

@@ -123,6 +123,25 @@ class LauncherCdsIT {
    */
   @Test
   void aStaleArchiveIsIgnoredWithoutAWord() throws Exception {
+    assertAStaleArchiveIsIgnored(
+        jar,
+        archive,
+        log -> launcher(Map.of("IDXKIT_JAVA_OPTS", classLog(log)), "info", db.toString()));
+  }
+
+  /** An {@code info} run through a launcher, with the class log written to the file given. */
+  @FunctionalInterface
+  interface LoggedRun {
+    Run run(Path classLog) throws Exception;
+  }
+
+  /**
+   * Makes {@code jar} newer than what {@code archive} recorded while the archive still looks
+   * current to the launcher, runs {@code info}, and checks that the JVM dropped the archive without
+   * a word; puts the file times back.
+   */
+  static void assertAStaleArchiveIsIgnored(Path jar, Path archive, LoggedRun info)
+      throws Exception {
     FileTime jarTime = Files.getLastModifiedTime(jar);
     FileTime archiveTime = Files.getLastModifiedTime(archive);
     Path id = archive.resolveSibling("idxkit.jsa.jvm");
@@ -132,8 +151,8 @@ class LauncherCdsIT {
       Files.setLastModifiedTime(jar, FileTime.from(now));
       Files.setLastModifiedTime(archive, FileTime.from(now.plusSeconds(60)));
       Files.setLastModifiedTime(id, FileTime.from(now.plusSeconds(60)));
-      Path log = root.resolve("stale.log");
-      Run r = launcher(Map.of("IDXKIT_JAVA_OPTS", classLog(log)), "info", db.toString());
+      Path log = archive.resolveSibling("stale-" + System.nanoTime() + ".log");
+      Run r = info.run(log);
       assertThat(r.exit()).as(r.toString()).isZero();
       assertThat(r.err()).as(r.toString()).isEmpty();
       assertThat(r.out()).as(r.toString()).startsWith("database ").doesNotContain("warning");
