@@ -1,0 +1,2 @@
+/usr/lib/jvm/temurin-25-jdk-amd64/bin/java $(cat /tmp/j25/cli/target/jvm.args) -Xmx8g -cp /tmp/j25/jmh/target/benchmarks.jar dev.idxkit.jmh.peers.LoadBench --tpch-sf 1 --peers none --warmup 1 --rounds 5 --work /tmp/bulk-work --out /tmp/s5/load/j25 > /tmp/s5/load/j25.txt 2>&1
+java $(cat /work/main/cli/target/jvm.args) -Xmx8g -cp /tmp/s5/A.jar dev.idxkit.jmh.peers.LoadBench --tpch-sf 1 --peers none --warmup 1 --rounds 5 --work /tmp/bulk-work --out /tmp/s5/load/j17 > /tmp/s5/load/j17.txt 2>&1
