@@ -54,15 +54,18 @@ public final class LoadBench {
   static final String HELP =
       "usage: idxkit bench load [--tpch-sf 0.1] [--threads CPUS] [--memory 2g]"
           + " [--peers postgres,duckdb,sqlite,h2|none] [--warmup 1] [--rounds 1] [--probes 200]"
-          + " [--check true] [--out bench-results/load] [--work DIR] [--seed N] [--verbose]\n"
+          + " [--check true] [--cold-input false] [--out bench-results/load] [--work DIR] [--seed N]"
+          + " [--verbose]\n"
           + "Loads TPC-H lineitem with its six indexes from the generator and from CSV, and the"
           + " same CSV into SQLite and H2 in the same run; CSV, JSON and PNG. --rounds N loads the"
           + " CSV N times back to back, each into a new database, and prints the min/median/max"
-          + " rows/s and the spread (the median round is compared with the peers).";
+          + " rows/s and the spread (the median round is compared with the peers); --cold-input"
+          + " true takes the CSV out of the page cache before each round, as a file just copied in"
+          + " or reclaimed since would be.";
 
   static final String USAGE =
-      "--tpch-sf, --threads, --memory, --peers, --warmup, --rounds, --probes, --check, --out,"
-          + " --work, --seed";
+      "--tpch-sf, --threads, --memory, --peers, --warmup, --rounds, --probes, --check,"
+          + " --cold-input, --out, --work, --seed";
 
   /** The experiment's parameters; {@link #parse} documents the defaults. */
   record Config(
@@ -74,6 +77,7 @@ public final class LoadBench {
       int rounds,
       int probes,
       boolean check,
+      boolean coldInput,
       Path out,
       Path work,
       long seed) {
@@ -85,7 +89,8 @@ public final class LoadBench {
      * The same run with only {@code ran} as peers: the summary leaves out peers that could not run.
      */
     Config withPeers(List<String> ran) {
-      return new Config(sf, threads, memory, ran, warmup, rounds, probes, check, out, work, seed);
+      return new Config(
+          sf, threads, memory, ran, warmup, rounds, probes, check, coldInput, out, work, seed);
     }
 
     static Config parse(String... args) {
@@ -100,6 +105,7 @@ public final class LoadBench {
               a.intValue("rounds", 1, 1, 50),
               a.intValue("probes", 200, 0, 1_000_000),
               a.bool("check", true),
+              a.bool("cold-input", false),
               a.path("out", Path.of("bench-results", NAME)),
               a.path("work", null),
               a.longValue("seed", 20_240_601L, Long.MIN_VALUE, Long.MAX_VALUE));
@@ -125,6 +131,7 @@ public final class LoadBench {
     sheet.parameter("peers", c.peers());
     sheet.parameter("warmupLoads", c.warmup());
     sheet.parameter("rounds", c.rounds());
+    sheet.parameter("coldInput", c.coldInput());
     sheet.parameter("seed", c.seed());
     out.printf(
         Locale.ROOT,
@@ -168,10 +175,11 @@ public final class LoadBench {
         sheet.parameter("csvBytes", csvBytes);
         out.printf(
             Locale.ROOT,
-            "  CSV %s: %,.1f MB (%s)%n",
+            "  CSV %s: %,.1f MB (%s)%s%n",
             csv,
             csvBytes / 1e6,
-            export == 0 ? "reused" : String.format(Locale.ROOT, "exported in %.2f s", export));
+            export == 0 ? "reused" : String.format(Locale.ROOT, "exported in %.2f s", export),
+            c.coldInput() ? "; taken out of the page cache before each round (--cold-input)" : "");
         for (int w = 0; w < c.warmup(); w++) {
           try (BenchDir scratch = BenchDir.create(dir.path(), "warmup");
               Database db = Lineitem.create(scratch.resolve("idxkit"))) {
@@ -188,6 +196,7 @@ public final class LoadBench {
         for (int round = 1; round < c.rounds(); round++) {
           try (BenchDir scratch = BenchDir.create(dir.path(), "round");
               Database db = Lineitem.create(scratch.resolve("idxkit"))) {
+            evictIf(c, csv);
             RoundCost cost = RoundCost.start();
             LoadReport r = Lineitem.loadCsv(db, csv, IndexMode.DEFERRED, build);
             rounds.add(r);
@@ -195,6 +204,7 @@ public final class LoadBench {
           }
         }
         try (Database fromCsv = Lineitem.create(dir.resolve("idxkit-csv"))) {
+          evictIf(c, csv);
           RoundCost cost = RoundCost.start();
           LoadReport last = Lineitem.loadCsv(fromCsv, csv, IndexMode.DEFERRED, build);
           String lastCost = cost.end();
@@ -262,15 +272,28 @@ public final class LoadBench {
     return sheet;
   }
 
+  /** With {@code --cold-input}: the CSV's pages leave the page cache before a round. */
+  private static void evictIf(Config c, Path csv) throws java.io.IOException {
+    if (c.coldInput()) {
+      dev.idxkit.core.internal.io.Madvise.evict(csv, new long[0]);
+    }
+  }
+
   private static void printRound(
       PrintStream out, int round, LoadReport r, String cost, double load) {
     out.printf(
         Locale.ROOT,
-        "  round %d: CSV load %.2f s, %,.0f rows/s, CPU %.2f s loading (parse threads %.2f s,"
+        "  round %d: CSV load %.2f s, %,.0f rows/s (loading thread: cut %.2f s, waiting for"
+            + " parsed chunks %.2f s, appending %.2f s, checkpoints and their fsyncs %.2f s),"
+            + " CPU %.2f s loading (parse threads %.2f s,"
             + " loading thread %.2f s), %.2f s with the index build; %s (load average %.2f)%n",
         round,
         r.loadSeconds(),
         r.rowsPerSecond(),
+        r.timings().cutNanos() / 1e9,
+        r.timings().waitNanos() / 1e9,
+        r.timings().appendNanos() / 1e9,
+        r.timings().checkpointNanos() / 1e9,
         r.timings().loadProcessCpuNanos() / 1e9,
         r.timings().parseCpuNanos() / 1e9,
         r.timings().loadingThreadCpuNanos() / 1e9,

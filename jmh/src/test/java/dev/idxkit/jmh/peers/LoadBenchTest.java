@@ -73,4 +73,42 @@ class LoadBenchTest {
       assertThat(left).as("databases, CSV and peers' files are deleted").isEmpty();
     }
   }
+
+  /** --cold-input: each round starts with the CSV out of the page cache, and says so. */
+  @Test
+  void coldInputRoundsSayWhereTheLoadingThreadsTimeWent() throws Exception {
+    LoadBench.Config c =
+        LoadBench.Config.parse(
+            "--tpch-sf",
+            "0.001",
+            "--memory",
+            "16m",
+            "--warmup",
+            "0",
+            "--rounds",
+            "2",
+            "--probes",
+            "0",
+            "--peers",
+            "none",
+            "--cold-input",
+            "true",
+            "--out",
+            out.toString());
+    assertThat(c.coldInput()).isTrue();
+    assertThat(LoadBench.Config.parse("--out", out.toString()).coldInput())
+        .as("off by default")
+        .isFalse();
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    try (BenchRoot r = BenchRoot.at(root)) {
+      LoadBench.run(c, new PrintStream(printed, true, StandardCharsets.UTF_8));
+    }
+    String text = printed.toString(StandardCharsets.UTF_8);
+    assertThat(text).contains("taken out of the page cache before each round (--cold-input)");
+    assertThat(text)
+        .containsPattern(
+            "round 1: CSV load [0-9.]+ s, [0-9,]+ rows/s \\(loading thread: cut [0-9.]+ s, waiting"
+                + " for parsed chunks [0-9.]+ s, appending [0-9.]+ s, checkpoints and their fsyncs"
+                + " [0-9.]+ s\\)");
+  }
 }
