@@ -1,7 +1,6 @@
 package dev.idxkit.loader.input;
 
 import dev.idxkit.core.IdxkitIOException;
-import dev.idxkit.core.spi.InputReadAhead;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -21,9 +20,7 @@ import java.util.Arrays;
  * parses on any thread while the window reads on.
  *
  * <p>Reads are positional ({@link FileChannel#read(ByteBuffer, long)}), so a window can start at
- * any offset: that is how a source resumes. Before each read the kernel is asked to start reading
- * the next tens of MiB ({@link InputReadAhead}), so that a file not in the page cache is read from
- * the device while the window's bytes are cut and parsed, not while the loading thread waits.
+ * any offset: that is how a source resumes.
  *
  * <p>Arrays of the base size come back through {@link #recycle} once their chunk has been parsed,
  * and {@code take} reuses them: a load of 780 MB in 1 MiB chunks otherwise allocated 780 fresh
@@ -37,7 +34,6 @@ final class FileWindow implements AutoCloseable {
   private final Path file;
   private final ArrayDeque<byte[]> spare = new ArrayDeque<>(); // guarded by itself
   private final FileChannel channel;
-  private final InputReadAhead ahead;
   private final int baseCapacity;
   private byte[] buf;
   private int length;
@@ -51,7 +47,6 @@ final class FileWindow implements AutoCloseable {
     } catch (IOException e) {
       throw new IdxkitIOException("cannot open " + file, e);
     }
-    this.ahead = InputReadAhead.of(file);
     this.baseCapacity = capacity;
     this.buf = new byte[capacity];
     this.offset = start;
@@ -91,7 +86,6 @@ final class FileWindow implements AutoCloseable {
   void fill() {
     try {
       while (length < buf.length && !eof) {
-        ahead.before(offset + length);
         int n = channel.read(ByteBuffer.wrap(buf, length, buf.length - length), offset + length);
         if (n < 0) {
           eof = true;
@@ -196,7 +190,6 @@ final class FileWindow implements AutoCloseable {
 
   @Override
   public void close() {
-    ahead.close();
     try {
       channel.close();
     } catch (IOException e) {

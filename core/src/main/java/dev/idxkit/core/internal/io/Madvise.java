@@ -59,8 +59,7 @@ public final class Madvise {
   private static final int MADV_SEQUENTIAL = 2;
   private static final int MADV_WILLNEED = 3;
   private static final int MADV_DONTNEED = 4;
-  // <fcntl.h> on Linux: O_RDONLY 0, POSIX_FADV_WILLNEED 3, POSIX_FADV_DONTNEED 4.
-  private static final int POSIX_FADV_WILLNEED = 3;
+  // <fcntl.h> on Linux: O_RDONLY 0, POSIX_FADV_DONTNEED 4.
   private static final int POSIX_FADV_DONTNEED = 4;
   // <fcntl.h> on Linux: SYNC_FILE_RANGE_WRITE 2 (start writeback of dirty pages, do not wait).
   private static final int SYNC_FILE_RANGE_WRITE = 2;
@@ -190,36 +189,7 @@ public final class Madvise {
     }
   }
 
-  /**
-   * Opens {@code file} read-only for {@link #willNeed}; the descriptor is the caller's to close
-   * ({@link #closeFd}).
-   *
-   * @throws IOException when it cannot be opened, or the C library cannot be called here
-   */
-  public static int openForAdvice(Path file) throws IOException {
-    if (LIBC == null) {
-      throw new IOException(UNAVAILABLE);
-    }
-    int fd = LIBC.open(file.toString(), 0);
-    if (fd < 0) {
-      throw new IOException("open " + file + ": " + LIBC.strerror(RUNTIME.getLastError()));
-    }
-    return fd;
-  }
-
-  /**
-   * {@code posix_fadvise(fd, offset, length, POSIX_FADV_WILLNEED)}: starts reading the range into
-   * the page cache and returns without waiting for it.
-   */
-  public static void willNeed(int fd, long offset, long length) throws IOException {
-    int err = LIBC.posix_fadvise(fd, offset, length, POSIX_FADV_WILLNEED);
-    if (err != 0) {
-      // posix_fadvise returns the error number instead of setting errno.
-      throw new IOException("posix_fadvise(WILLNEED) refused: " + LIBC.strerror(err));
-    }
-  }
-
-  /** Closes a descriptor from {@link #openForWriteback} or {@link #openForAdvice}. */
+  /** Closes a descriptor from {@link #openForWriteback}. */
   public static void closeFd(int fd) {
     LIBC.close(fd);
   }
