@@ -9,3 +9,8 @@ for r in 1 2; do
 done
 run warm-A1 /tmp/s5/RA-A.jar --tpch-sf 1 --peers none --warmup 1 --rounds 3 --check false --work /tmp/bulk-work --out /tmp/s5/ra/warm-A1
 run warm-B1 /tmp/s5/RA-B.jar --tpch-sf 1 --peers none --warmup 1 --rounds 3 --check false --work /tmp/bulk-work --out /tmp/s5/ra/warm-B1
+# then, a few minutes later (06:57-07:01 UTC), in the other order:
+for r in 3 4; do
+  run cold-B$r /tmp/s5/RA-B.jar --tpch-sf 1 --peers none --warmup 1 --rounds 3 --cold-input true --check false --work /tmp/bulk-work --out /tmp/s5/ra/cold-B$r
+  run cold-A$r /tmp/s5/RA-A.jar --tpch-sf 1 --peers none --warmup 1 --rounds 3 --cold-input true --check false --work /tmp/bulk-work --out /tmp/s5/ra/cold-A$r
+done

@@ -8,6 +8,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,27 +23,8 @@ class LoadBenchTest {
 
   @Test
   void loadsFromTheGeneratorAndCsvAndComparesWithThePeers() throws Exception {
-    LoadBench.Config c =
-        LoadBench.Config.parse(
-            "--tpch-sf",
-            "0.001",
-            "--memory",
-            "16m",
-            "--warmup",
-            "1",
-            "--rounds",
-            "2",
-            "--probes",
-            "25",
-            "--peers",
-            "sqlite,h2,duckdb",
-            "--out",
-            out.toString());
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    ResultSheet s;
-    try (BenchRoot r = BenchRoot.at(root)) {
-      s = LoadBench.run(c, new PrintStream(printed, true, StandardCharsets.UTF_8));
-    }
+    ResultSheet s = run(config("1", "25", "sqlite,h2,duckdb", "--cold-input", "false"), printed);
     String text = printed.toString(StandardCharsets.UTF_8);
 
     for (String[] sc :
@@ -77,32 +60,13 @@ class LoadBenchTest {
   /** --cold-input: each round starts with the CSV out of the page cache, and says so. */
   @Test
   void coldInputRoundsSayWhereTheLoadingThreadsTimeWent() throws Exception {
-    LoadBench.Config c =
-        LoadBench.Config.parse(
-            "--tpch-sf",
-            "0.001",
-            "--memory",
-            "16m",
-            "--warmup",
-            "0",
-            "--rounds",
-            "2",
-            "--probes",
-            "0",
-            "--peers",
-            "none",
-            "--cold-input",
-            "true",
-            "--out",
-            out.toString());
+    LoadBench.Config c = config("0", "0", "none", "--cold-input", "true");
     assertThat(c.coldInput()).isTrue();
     assertThat(LoadBench.Config.parse("--out", out.toString()).coldInput())
         .as("off by default")
         .isFalse();
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    try (BenchRoot r = BenchRoot.at(root)) {
-      LoadBench.run(c, new PrintStream(printed, true, StandardCharsets.UTF_8));
-    }
+    run(c, printed);
     String text = printed.toString(StandardCharsets.UTF_8);
     assertThat(text).contains("taken out of the page cache before each round (--cold-input)");
     assertThat(text)
@@ -110,5 +74,34 @@ class LoadBenchTest {
             "round 1: CSV load [0-9.]+ s, [0-9,]+ rows/s \\(loading thread: cut [0-9.]+ s, waiting"
                 + " for parsed chunks [0-9.]+ s, appending [0-9.]+ s, checkpoints and their fsyncs"
                 + " [0-9.]+ s\\)");
+  }
+
+  /** SF 0.001, 16 MiB, two rounds, with the warm-ups, probes and peers given, then {@code more}. */
+  private LoadBench.Config config(String warmup, String probes, String peers, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--tpch-sf",
+                "0.001",
+                "--memory",
+                "16m",
+                "--warmup",
+                warmup,
+                "--rounds",
+                "2",
+                "--probes",
+                probes,
+                "--peers",
+                peers,
+                "--out",
+                out.toString()));
+    args.addAll(List.of(more));
+    return LoadBench.Config.parse(args.toArray(String[]::new));
+  }
+
+  private ResultSheet run(LoadBench.Config c, ByteArrayOutputStream printed) throws Exception {
+    try (BenchRoot r = BenchRoot.at(root)) {
+      return LoadBench.run(c, new PrintStream(printed, true, StandardCharsets.UTF_8));
+    }
   }
 }
