@@ -386,7 +386,7 @@ public final class IdxbuildBench {
       // The first is the figure the peers are compared with; "cli no-cds" is --cli-cds both's
       // other.
       String cfg = (i == 0 ? "cli " : "cli no-cds ") + label(false, threads, memory);
-      String used = archives.get(i).file() == null ? "none" : "cli/target/idxkit.jsa";
+      String used = archives.get(i).label();
       sheet.add(
           "idxkit",
           cfg,
@@ -413,9 +413,14 @@ public final class IdxbuildBench {
     sheet.note("idxkit idxbuild in a new JVM: class-data archive " + archive.note());
     sheet.setting(
         "idxkit (new JVM)",
-        "java $(cat cli/target/jvm.args) [-XX:SharedArchiveFile=cli/target/idxkit.jsa -Xshare:auto"
-            + " -Xlog:cds*=off, as ./idxkit runs it, when the archive is current] -jar"
-            + " cli/target/idxkit.jar idxbuild DB --table lineitem --memory "
+        "java $(cat cli/target/jvm.args) "
+            + (archive.file() == null
+                ? ""
+                // The flags this JVM's runs passed, with the archive's path as the README writes
+                // it.
+                : String.join(" ", new IdxbuildCli.Archive(Path.of(archive.label()), "").flags())
+                    + " (as ./idxkit runs it) ")
+            + "-jar cli/target/idxkit.jar idxbuild DB --table lineitem --memory "
             + size(memory)
             + " --threads "
             + threads

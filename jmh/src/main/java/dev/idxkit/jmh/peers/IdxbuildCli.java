@@ -81,6 +81,11 @@ final class IdxbuildCli {
       return feature >= 25;
     }
 
+    /** How a run's line names it: the archive's path, or {@code none}. */
+    String label() {
+      return file == null ? "none" : "cli/target/idxkit.jsa";
+    }
+
     static Archive none(String why) {
       return new Archive(null, "none (" + why + ")");
     }
@@ -215,7 +220,7 @@ final class IdxbuildCli {
               + " included (load %.2f)%n",
           threads,
           IdxbuildBench.size(memory),
-          archive.file() == null ? "none" : "cli/target/idxkit.jsa",
+          archive.label(),
           r + 1,
           seconds[a][r],
           loads[a][r]);

@@ -2,6 +2,7 @@ package dev.idxkit.jmh.peers;
 
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
+import dev.idxkit.core.internal.io.Madvise;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.jmh.BenchDir;
@@ -9,6 +10,7 @@ import dev.idxkit.jmh.ExperimentArgs;
 import dev.idxkit.loader.IndexMode;
 import dev.idxkit.loader.LoadReport;
 import dev.idxkit.loader.RebuildIndexBuild;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -273,9 +275,9 @@ public final class LoadBench {
   }
 
   /** With {@code --cold-input}: the CSV's pages leave the page cache before a round. */
-  private static void evictIf(Config c, Path csv) throws java.io.IOException {
+  private static void evictIf(Config c, Path csv) throws IOException {
     if (c.coldInput()) {
-      dev.idxkit.core.internal.io.Madvise.evict(csv, new long[0]);
+      Madvise.evict(csv, new long[0]);
     }
   }
 

@@ -54,6 +54,7 @@ class IdxbuildCliTest {
         .containsExactly(
             "-XX:AOTCache=" + target.resolve("idxkit.jsa"), "-Xlog:aot*=off", "-Xlog:cds*=off");
     assertThat(a.flags()).isEqualTo(a.flags(Runtime.version().feature()));
+    assertThat(a.label()).isEqualTo("cli/target/idxkit.jsa");
   }
 
   @Test
@@ -62,6 +63,7 @@ class IdxbuildCliTest {
     IdxbuildCli.Archive missing = IdxbuildCli.Archive.of(home);
     assertThat(missing.file()).isNull();
     assertThat(missing.flags()).isEmpty();
+    assertThat(missing.label()).isEqualTo("none");
     assertThat(missing.note()).startsWith("none (no cli/target/idxkit.jsa");
 
     archive(target, thisJvm(), JAR_TIME.minusSeconds(10));
