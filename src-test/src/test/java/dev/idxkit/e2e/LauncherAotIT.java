@@ -54,7 +54,7 @@ class LauncherAotIT {
   @Test
   void theFirstRunWritesTheCacheWithOneLineOnStderr() throws Exception {
     assertThat(first.exit()).as(first.toString()).isZero();
-    assertThat(first.out()).startsWith("idxkit ").contains("Java 2");
+    assertThat(first.out()).startsWith("idxkit ").contains("Java " + feature(javaHome) + ".");
     assertThat(first.err().lines().toList())
         .as(first.toString())
         .containsExactly(
@@ -74,6 +74,15 @@ class LauncherAotIT {
     assertThat(r.err()).as(r.toString()).isEmpty();
     assertThat(r.out()).startsWith("database ").contains("lineitem_pk");
     assertThat(LauncherCdsIT.source(log, "dev.idxkit.cli.Main")).isEqualTo("shared objects file");
+    // Mapped through -XX:SharedArchiveFile the same file would load its classes too, without the
+    // training's profiles: the flags say which way it was mapped.
+    String flags =
+        LauncherCdsIT.jvmFlags(
+            launcher(Map.of("IDXKIT_JAVA_OPTS", LauncherCdsIT.PRINT_FLAGS), "--version"));
+    assertThat(flags)
+        .contains("-XX:AOTCache=" + archive.toRealPath())
+        .contains("-XX:+AOTReplayTraining")
+        .doesNotContain("SharedArchiveFile");
   }
 
   /** As {@link LauncherCdsIT#aStaleArchiveIsIgnoredWithoutAWord}, for the cache. */

@@ -103,6 +103,18 @@ class LauncherCdsIT {
     assertThat(r.out()).startsWith("database ").contains("lineitem_pk");
     assertThat(source(log, "dev.idxkit.cli.Main")).isEqualTo("shared objects file");
     assertThat(source(log, "picocli.CommandLine")).isEqualTo("shared objects file");
+    assertThat(jvmFlags(launcher(Map.of("IDXKIT_JAVA_OPTS", PRINT_FLAGS), "--version")))
+        .contains("-XX:SharedArchiveFile=" + archive.toRealPath())
+        .doesNotContain("AOTCache");
+  }
+
+  /** Makes the JVM print the -XX flags it was given (and the ones it set) as its first line. */
+  static final String PRINT_FLAGS = "-XX:+PrintCommandLineFlags";
+
+  /** The flags line a run with {@link #PRINT_FLAGS} printed. */
+  static String jvmFlags(Run r) {
+    assertThat(r.exit()).as(r.toString()).isZero();
+    return r.out().lines().findFirst().orElse("");
   }
 
   @Test
