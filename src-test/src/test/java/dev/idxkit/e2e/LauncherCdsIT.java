@@ -75,6 +75,17 @@ class LauncherCdsIT {
 
   @Test
   void theFirstRunMakesTheArchiveWithOneLineOnStderr() throws Exception {
+    assertFirstRunMadeTheArchive(first, archive, System.getProperty("java.vm.version"));
+    assertThat(Files.readString(archive.resolveSibling("idxkit.jsa.log"))).contains("ok in");
+  }
+
+  /**
+   * {@code first} ({@code --version}, the first run after a build) ran, printed one line on stderr,
+   * and left {@code archive} made by the JVM of {@code vmVersion} with its training log, and no
+   * temporary directory.
+   */
+  static void assertFirstRunMadeTheArchive(Run first, Path archive, String vmVersion)
+      throws IOException {
     assertThat(first.exit()).as(first.toString()).isZero();
     assertThat(first.out()).startsWith("idxkit ");
     assertThat(first.err().lines().toList())
@@ -83,10 +94,9 @@ class LauncherCdsIT {
             "idxkit: making the start-up archive cli/target/idxkit.jsa (once per build)... done");
     assertThat(archive).isRegularFile();
     assertThat(Files.readString(archive.resolveSibling("idxkit.jsa.jvm")))
-        .contains("java.vm.version=" + System.getProperty("java.vm.version"));
+        .contains("java.vm.version=" + vmVersion);
     assertThat(Files.readString(archive.resolveSibling("idxkit.jsa.log")))
-        .contains("idxkit idxbuild")
-        .contains("ok in");
+        .contains("idxkit idxbuild");
     try (var left = Files.list(archive.getParent())) {
       assertThat(left.map(p -> p.getFileName().toString()))
           .as("the training's temporary directory is gone")
