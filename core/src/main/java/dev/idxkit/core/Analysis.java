@@ -191,6 +191,10 @@ public final class Analysis {
     }
     boolean all = tables.isEmpty() && indexes.isEmpty();
     Store store = Internals.store(db);
+    if (!store.readOnly()) {
+      // The trees are what is measured: changes still in the change buffers go into them first.
+      store.mergeAllBuffers();
+    }
     return store.inspect(
         free -> {
           MetaState meta = store.meta();

@@ -293,6 +293,16 @@ public final class Database implements AutoCloseable {
       return new DatabaseOptions(storeOptions.withDirtyPageBytes(bytes));
     }
 
+    /**
+     * The heap for the change buffers of non-unique indexes: their entries are inserted and deleted
+     * in memory, sorted, and merged into the trees in key order when the buffers pass this many
+     * bytes and before every checkpoint. 0 turns buffering off. By default a sixteenth of the JVM's
+     * heap, between 1 and 64 MiB.
+     */
+    public DatabaseOptions withChangeBufferBytes(long bytes) {
+      return new DatabaseOptions(storeOptions.withChangeBufferBytes(bytes));
+    }
+
     /** Opens the database's files through {@code io}: for tests that inject I/O faults. */
     public DatabaseOptions withFileIo(dev.idxkit.core.spi.FileIo io) {
       return new DatabaseOptions(storeOptions.withFileIo(io));

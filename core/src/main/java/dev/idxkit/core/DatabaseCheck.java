@@ -4,7 +4,7 @@ import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.internal.Internals;
 import dev.idxkit.core.internal.btree.BTree;
-import dev.idxkit.core.internal.btree.TreeCursor;
+import dev.idxkit.core.internal.btree.BufferedCursor;
 import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.txn.Store;
 import dev.idxkit.core.spi.GrowableBytes;
@@ -212,7 +212,8 @@ public final class DatabaseCheck {
       GrowableBytes key = new GrowableBytes();
       PageAccess heap = store.committedPages(t.area());
       long entries = 0;
-      TreeCursor c = tree.cursor();
+      // The entries readers see: the tree's with the committed change buffer laid over them.
+      BufferedCursor c = new BufferedCursor(tree, store.committedView().buffered(ix.id()), false);
       for (boolean on = c.first(); on && problems.size() < options.maxProblems(); on = c.next()) {
         entries++;
         byte[] e = c.entry();

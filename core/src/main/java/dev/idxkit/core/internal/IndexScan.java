@@ -7,7 +7,7 @@ import dev.idxkit.core.Rid;
 import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.internal.btree.BTree;
-import dev.idxkit.core.internal.btree.TreeCursor;
+import dev.idxkit.core.internal.btree.BufferedCursor;
 import dev.idxkit.core.spi.IndexState;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -81,7 +81,7 @@ public final class IndexScan implements RowCursor {
         view -> {
           IndexState s = view.index(index.id());
           BTree tree = new BTree(view.pages(index.area()), s.root(), index.name());
-          TreeCursor c = tree.cursor();
+          BufferedCursor c = new BufferedCursor(tree, view.buffered(index.id()), reverse);
           boolean on = position(c);
           int n = 0;
           while (on && n < Math.min(BATCH, remaining)) {
@@ -100,7 +100,7 @@ public final class IndexScan implements RowCursor {
             }
             batch.add(new Row(rid, row));
             n++;
-            on = reverse ? c.prev() : c.next();
+            on = c.next();
           }
           if (!on) {
             exhausted = true;
@@ -109,15 +109,13 @@ public final class IndexScan implements RowCursor {
         });
   }
 
-  private boolean position(TreeCursor c) {
+  private boolean position(BufferedCursor c) {
     if (last == null) {
-      if (reverse) {
-        return upper == null ? c.last() : c.seekBefore(upper);
-      }
-      return lower == null ? c.first() : c.seek(lower);
+      byte[] from = reverse ? upper : lower;
+      return from == null ? c.first() : c.seek(from);
     }
     if (reverse) {
-      return c.seekBefore(last);
+      return c.seek(last); // the last entry below it
     }
     // Entries are unique: the first entry >= last is last itself (unless it was deleted).
     boolean on = c.seek(last);

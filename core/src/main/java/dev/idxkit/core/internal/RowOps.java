@@ -188,15 +188,38 @@ public final class RowOps {
     }
   }
 
+  /**
+   * A non-unique index's entries go to its change buffer ({@code StoreTxn#buffer}) when the store
+   * buffers: nothing needs to read its tree to insert one (the RID makes each entry unique). A
+   * unique index's insert reads the tree anyway (the key must be absent), so it changes the tree.
+   */
   private static void insertEntry(StoreTxn txn, IndexInfo ix, byte[] entry) {
+    if (!ix.unique() && txn.buffering()) {
+      txn.buffer(ix.id(), ix.area(), ix.name(), entry, true);
+      return;
+    }
     BTree tree = new BTree(txn.pages(ix.area()), txn.index(ix.id()).root(), ix.name());
     tree.insert(entry);
     txn.setRoot(ix.id(), tree.root());
   }
 
+  /**
+   * A delete checks the entry is there first (in the buffer, else the tree: a descent, but no page
+   * copy when buffered), so that a missing entry is reported here, not at a later merge.
+   */
   private static void deleteEntry(StoreTxn txn, IndexInfo ix, byte[] entry, long rid) {
     BTree tree = new BTree(txn.pages(ix.area()), txn.index(ix.id()).root(), ix.name());
-    if (!tree.delete(entry)) {
+    Boolean buffered = txn.bufferedChange(ix.id(), entry);
+    boolean found;
+    if (buffered != null || !ix.unique() && txn.buffering()) {
+      found = buffered != null ? buffered : tree.contains(entry);
+      if (found) {
+        txn.buffer(ix.id(), ix.area(), ix.name(), entry, false);
+      }
+    } else {
+      found = tree.delete(entry);
+    }
+    if (!found) {
       throw new CorruptDatabaseException(
           Path.of(txn.pages(ix.area()).name()),
           "index " + ix.name() + " has no entry for row " + Rid.toString(rid) + " (run check)");

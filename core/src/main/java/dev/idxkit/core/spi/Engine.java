@@ -47,6 +47,20 @@ public final class Engine {
     return store.committedPages(area);
   }
 
+  /**
+   * Index entry changes held in change buffers, not yet in their trees (0 after a checkpoint, so
+   * after every open that may write); what a tree read through {@link #committedPages} misses.
+   */
+  public long bufferedChanges() {
+    Lock l = store.readLock();
+    l.lock();
+    try {
+      return store.bufferedChanges();
+    } finally {
+      l.unlock();
+    }
+  }
+
   /** Starts a bulk session; it holds the writer until closed. */
   public BulkWrite beginBulk() {
     return store.beginBulk();

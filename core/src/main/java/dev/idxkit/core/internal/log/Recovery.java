@@ -117,6 +117,7 @@ public final class Recovery {
       PageIndex index,
       PageIndex.HomeCopies home,
       Consumer<MetaState.Builder> openAreas,
+      MetaEdits.BufferSink buffers,
       boolean readOnly) {
     MetaState.Builder b = checkpointed.toBuilder();
     int pageSize = log.pageSize();
@@ -140,7 +141,17 @@ public final class Recovery {
       }
       WalReader.Result one =
           replaySegment(
-              wal, metaFile, checkpointed, folded, free, index, home, openAreas, b, readOnly);
+              wal,
+              metaFile,
+              checkpointed,
+              folded,
+              free,
+              index,
+              home,
+              openAreas,
+              b,
+              buffers,
+              readOnly);
       r = r == null ? one : r.then(one);
     }
     if (images != null && r.lastLsn() < images.checkpointLsn()) {
@@ -181,6 +192,7 @@ public final class Recovery {
       PageIndex.HomeCopies home,
       Consumer<MetaState.Builder> openAreas,
       MetaState.Builder b,
+      MetaEdits.BufferSink buffers,
       boolean readOnly) {
     return WalReader.recover(
         wal,
@@ -217,8 +229,15 @@ public final class Recovery {
 
           @Override
           public void commit(long lsn, byte[] edits) {
+            commit(lsn, edits, WalFormat.FORMAT_VERSION);
+          }
+
+          @Override
+          public void commit(long lsn, byte[] edits, int logVersion) {
             try {
-              MetaEdits.replay(edits, b, free);
+              // Only format 5 writes change-buffer edits: in an older log one is damage.
+              boolean current = logVersion == WalFormat.FORMAT_VERSION || logVersion == 0;
+              MetaEdits.replay(edits, b, free, current ? buffers : null);
             } catch (IllegalArgumentException e) {
               throw new CorruptDatabaseException(
                   wal.path(), "transaction " + lsn + ": " + e.getMessage());
@@ -230,11 +249,13 @@ public final class Recovery {
   }
 
   /**
-   * Format 4 applies a page's first delta since the checkpoint to its home copy; older formats
+   * Formats 4 and 5 apply a page's first delta since the checkpoint to its home copy; older formats
    * started every page with a full image, so there a delta with nothing before it is damage. A log
    * whose header is damaged (version 0) is read as the current format.
    */
   private static boolean homeCopiesAllowed(int logVersion) {
-    return logVersion == WalFormat.FORMAT_VERSION || logVersion == 0;
+    return logVersion == WalFormat.FORMAT_VERSION
+        || logVersion == WalFormat.FORMAT_VERSION_NO_BUFFERS
+        || logVersion == 0;
   }
 }

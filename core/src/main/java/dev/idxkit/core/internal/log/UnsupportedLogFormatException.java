@@ -18,6 +18,8 @@ public final class UnsupportedLogFormatException extends CorruptDatabaseExceptio
             + " (expected: "
             + WalFormat.FORMAT_VERSION
             + ", or "
+            + WalFormat.FORMAT_VERSION_NO_BUFFERS
+            + ", "
             + WalFormat.FORMAT_VERSION_FULL_FIRST
             + ", "
             + WalFormat.FORMAT_VERSION_SEALED

@@ -12,23 +12,23 @@ import net.openhft.chronicle.bytes.BytesStore;
  * WalReader} reads with it, and a change of the log format (issue 18: redo records instead of page
  * images) starts here.
  *
- * <p>A log file is a header, then transactions. In format 4 a transaction is one TXN frame: its
- * meta edits ({@code MetaEdits}) and a {@link RedoRecord} of COMPACT layout per page it changed
- * (its operations, or the changed byte ranges, against the page's previous image, its home copy for
- * the first change since the checkpoint, or against zeros for a page it formatted), under one
- * checksum: a transaction is in the log whole or not at all. Formats 1 to 3 wrote a frame per page
- * and a COMMIT frame after them: a REDO frame with a FIXED-layout record (format 3: the page's full
- * image at its first change since the checkpoint; format 2 the same with every image checksummed),
- * or a PAGE frame with the whole image (format 1). A log left by an older version is still read
- * (replayed) and the recovery checkpoint that follows starts a format 4 log; a header of any other
- * version is refused, naming both. Every frame carries the salt of its log, written in the header
- * by the last reset: frames left over from an older log (a reset truncates, but a crash can leave
- * stale bytes, and a damaged header is read with the salt the meta recorded) are recognised by
- * their salt.
+ * <p>A log file is a header, then transactions. In format 5 (and 4, the same without the meta edits
+ * of change buffers) a transaction is one TXN frame: its meta edits ({@code MetaEdits}) and a
+ * {@link RedoRecord} of COMPACT layout per page it changed (its operations, or the changed byte
+ * ranges, against the page's previous image, its home copy for the first change since the
+ * checkpoint, or against zeros for a page it formatted), under one checksum: a transaction is in
+ * the log whole or not at all. Formats 1 to 3 wrote a frame per page and a COMMIT frame after them:
+ * a REDO frame with a FIXED-layout record (format 3: the page's full image at its first change
+ * since the checkpoint; format 2 the same with every image checksummed), or a PAGE frame with the
+ * whole image (format 1). A log left by an older version is still read (replayed) and the recovery
+ * checkpoint that follows starts a format 4 log; a header of any other version is refused, naming
+ * both. Every frame carries the salt of its log, written in the header by the last reset: frames
+ * left over from an older log (a reset truncates, but a crash can leave stale bytes, and a damaged
+ * header is read with the salt the meta recorded) are recognised by their salt.
  *
  * <pre>
  * header (32 bytes, little-endian):
- *    0 u64 MAGIC "IDXKWAL1"   8 u32 format version (4; 3, 2, 1 read)   12 u32 pageSize
+ *    0 u64 MAGIC "IDXKWAL1"   8 u32 format version (5; 4, 3, 2, 1 read)   12 u32 pageSize
  *   16 u64 salt (never 0)
  *   24 u32 reserved          28 u32 crc32c of [0, 28)
  *
@@ -54,7 +54,14 @@ import net.openhft.chronicle.bytes.BytesStore;
  */
 public final class WalFormat {
   public static final long MAGIC = 0x314C41574B584449L; // "IDXKWAL1" little-endian
-  public static final int FORMAT_VERSION = RedoRecord.FORMAT_VERSION;
+  public static final int FORMAT_VERSION = 5;
+
+  /**
+   * TXN frames as in format 5, without change-buffer edits in their meta edits ({@code MetaEdits}):
+   * read as format 5, never written. The redo records are the same ({@link
+   * RedoRecord#FORMAT_VERSION}).
+   */
+  public static final int FORMAT_VERSION_NO_BUFFERS = RedoRecord.FORMAT_VERSION;
 
   /** Redo records starting each page with its full image ({@link RedoRecord}). Read only. */
   public static final int FORMAT_VERSION_FULL_FIRST = RedoRecord.FORMAT_VERSION_FULL_FIRST;
@@ -109,6 +116,7 @@ public final class WalFormat {
     }
     int version = h.getInt(8);
     if (version != FORMAT_VERSION
+        && version != FORMAT_VERSION_NO_BUFFERS
         && version != FORMAT_VERSION_FULL_FIRST
         && version != FORMAT_VERSION_SEALED
         && version != FORMAT_VERSION_IMAGES) {

@@ -48,6 +48,14 @@ public final class WalReader {
 
     /** The transaction's edits, after all its pages. */
     void commit(long lsn, byte[] edits);
+
+    /**
+     * As {@link #commit(long, byte[])}, with the format of the log's header ({@code logVersion}, 0
+     * when damaged): change-buffer edits belong to format 5 only.
+     */
+    default void commit(long lsn, byte[] edits, int logVersion) {
+      commit(lsn, edits);
+    }
   }
 
   /** What recovery found: where the valid log ends and why reading stopped there. */
@@ -162,7 +170,9 @@ public final class WalReader {
           break;
         }
         if (kind == WalFormat.KIND_TXN
-            && (version == WalFormat.FORMAT_VERSION || version == 0)
+            && (version == WalFormat.FORMAT_VERSION
+                || version == WalFormat.FORMAT_VERSION_NO_BUFFERS
+                || version == 0)
             && txnLsn < 0) {
           long payloadBytes = WalFormat.txnPayloadBytes(frame) & 0xFFFF_FFFFL;
           if (payloadBytes < 4) {
@@ -208,7 +218,7 @@ public final class WalReader {
               replay.redo(txnBuf, recordStarts.get(i), lsn, version, RedoRecord.Layout.COMPACT);
               pages++;
             }
-            replay.commit(lsn, edits);
+            replay.commit(lsn, edits, version);
             txns++;
             lastLsn = lsn;
           }
@@ -337,7 +347,7 @@ public final class WalReader {
               }
               pages++;
             }
-            replay.commit(lsn, edits);
+            replay.commit(lsn, edits, version);
             txns++;
             lastLsn = lsn;
           }

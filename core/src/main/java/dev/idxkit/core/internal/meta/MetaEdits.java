@@ -26,7 +26,13 @@ import java.util.List;
  * 8 CATALOG        u32 length, encoded schema
  * 9 AREA           u8 area, u16 length, UTF-8 name
  * 10 RESUME        u16 key length, UTF-8 key, i32 value length (-1: removed), value
+ * 11 BUFFERED      u32 index, u8 area, u8 insert (1) or delete (0), u16 length, entry
+ * 12 DRAINED       u32 index, u16 length, entry (the buffer's changes up to it are in the tree)
  * </pre>
+ *
+ * <p>BUFFERED and DRAINED (log format 5) keep an index's change buffer: a change buffered instead
+ * of made in the tree, and a merge that moved the buffer's lowest changes into the tree in the same
+ * transaction. An INDEX_STATE edit discards the index's buffer (its tree was replaced or dropped).
  */
 public final class MetaEdits {
   static final byte ALLOC = 1;
@@ -39,6 +45,34 @@ public final class MetaEdits {
   static final byte CATALOG = 8;
   static final byte AREA = 9;
   static final byte RESUME = 10;
+  static final byte BUFFERED = 11;
+  static final byte DRAINED = 12;
+
+  /** Where replay sends the change-buffer edits. */
+  public interface BufferSink {
+    void change(int index, int area, byte[] entry, boolean insert);
+
+    void drained(int index, byte[] last);
+
+    void discard(int index);
+  }
+
+  /** A sink for a log that holds no change-buffer edits: any is damage. */
+  private static final BufferSink NO_BUFFERS =
+      new BufferSink() {
+        @Override
+        public void change(int index, int area, byte[] entry, boolean insert) {
+          throw new IllegalStateException("change-buffer edit for index " + index);
+        }
+
+        @Override
+        public void drained(int index, byte[] last) {
+          throw new IllegalStateException("change-buffer edit for index " + index);
+        }
+
+        @Override
+        public void discard(int index) {}
+      };
 
   private byte[] buf = new byte[256];
   private int len;
@@ -85,6 +119,27 @@ public final class MetaEdits {
     u8(state == null ? 255 : state.status().ordinal());
   }
 
+  public void buffered(int index, int area, byte[] entry, boolean insert) {
+    op(BUFFERED).u32(index).u8(area).u8(insert ? 1 : 0);
+    bytes(entry);
+  }
+
+  public void drained(int index, byte[] last) {
+    op(DRAINED).u32(index);
+    bytes(last);
+  }
+
+  private void bytes(byte[] b) {
+    if (b.length > 0xFFFF) {
+      throw new IllegalArgumentException("entry of " + b.length + " bytes (expected: <= 65535)");
+    }
+    ensure(2 + b.length);
+    buf[len++] = (byte) (b.length >>> 8);
+    buf[len++] = (byte) b.length;
+    System.arraycopy(b, 0, buf, len, b.length);
+    len += b.length;
+  }
+
   public void catalog(byte[] catalog) {
     op(CATALOG).u32(catalog.length);
     ensure(catalog.length);
@@ -123,6 +178,15 @@ public final class MetaEdits {
    * means the log or the meta is damaged.
    */
   public static void replay(byte[] log, MetaState.Builder meta, List<FreeList> free) {
+    replay(log, meta, free, NO_BUFFERS);
+  }
+
+  /**
+   * As {@link #replay(byte[], MetaState.Builder, List)}, change-buffer edits going to {@code sink}.
+   */
+  public static void replay(
+      byte[] log, MetaState.Builder meta, List<FreeList> free, BufferSink buffers) {
+    BufferSink sink = buffers == null ? NO_BUFFERS : buffers;
     ByteBuffer in = ByteBuffer.wrap(log);
     try {
       while (in.hasRemaining()) {
@@ -155,6 +219,7 @@ public final class MetaEdits {
             int i = in.getInt();
             long root = in.getLong();
             int st = in.get() & 0xFF;
+            sink.discard(i);
             if (st == 255) {
               meta.index(i, null);
             } else if (st < IndexStatus.values().length) {
@@ -193,6 +258,19 @@ public final class MetaEdits {
             }
             meta.resume(new String(k, java.nio.charset.StandardCharsets.UTF_8), v);
           }
+          case BUFFERED -> {
+            int i = in.getInt();
+            int area = in.get() & 0xFF;
+            int ins = in.get() & 0xFF;
+            if (ins > 1) {
+              throw new IllegalArgumentException("index " + i + " buffered change kind " + ins);
+            }
+            sink.change(i, area, entry(in), ins == 1);
+          }
+          case DRAINED -> {
+            int i = in.getInt();
+            sink.drained(i, entry(in));
+          }
           default ->
               throw new IllegalArgumentException(
                   "unknown meta edit " + op + " at byte " + (in.position() - 1));
@@ -203,6 +281,12 @@ public final class MetaEdits {
     } catch (IllegalStateException e) {
       throw new IllegalArgumentException("meta edit log does not fit the meta: " + e.getMessage());
     }
+  }
+
+  private static byte[] entry(ByteBuffer in) {
+    byte[] e = new byte[in.getShort() & 0xFFFF];
+    in.get(e);
+    return e;
   }
 
   /**

@@ -61,6 +61,9 @@ final class CommitPath implements AutoCloseable {
   private long waitedNanos;
   private final int pageSize;
   private long lastLsn;
+  // Merges every change buffer into its tree (through transactions of its own): run before each
+  // checkpoint, so that a checkpointed state never depends on a buffer.
+  private Runnable mergeBuffers = () -> {};
 
   CommitPath(
       Path dir,
@@ -83,6 +86,10 @@ final class CommitPath implements AutoCloseable {
             wal, metaFile, areas, pageSize, options.writeBehind(), dir, options.fileIo());
     this.lastLsn = committed.meta().checkpointLsn();
     this.pageSize = pageSize;
+  }
+
+  void mergeBuffersWith(Runnable merge) {
+    this.mergeBuffers = merge;
   }
 
   long lastLsn() {
@@ -198,6 +205,7 @@ final class CommitPath implements AutoCloseable {
    * thread write the frozen pages home with the meta as of the last commit.
    */
   private void startBackground() {
+    mergeBuffers.run();
     long atLsn = lastLsn;
     MetaState meta = committed.meta();
     List<FreeList> free = committed.freeListCopies();
@@ -271,6 +279,9 @@ final class CommitPath implements AutoCloseable {
    */
   void checkpoint() {
     awaitBackground();
+    if (!options.readOnly()) {
+      mergeBuffers.run();
+    }
     if (options.readOnly()
         || (!committed.changedSinceMetaWrite() && !wal.holdsMoreThanAnEmptyLog())) {
       return;
@@ -309,6 +320,7 @@ final class CommitPath implements AutoCloseable {
             committed.index(),
             (area, pageNo) -> areas.file(area).read(pageNo),
             areas::openMissing,
+            committed.buffers(),
             options.readOnly());
     committed.recovered(r.state(), r.log().transactions());
     lastLsn = Math.max(lastLsn, r.log().lastLsn());

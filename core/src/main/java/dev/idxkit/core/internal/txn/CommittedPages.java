@@ -1,5 +1,6 @@
 package dev.idxkit.core.internal.txn;
 
+import dev.idxkit.core.internal.btree.ChangeBuffer;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
@@ -32,6 +33,12 @@ final class CommittedPages implements PageAccess {
       @Override
       public IndexState index(int id) {
         return m.index(id);
+      }
+
+      @Override
+      public ChangeBuffer[] buffered(int index) {
+        ChangeBuffer b = store.committedBuffers().get(index);
+        return b == null ? NO_BUFFERS : new ChangeBuffer[] {b};
       }
     };
   }

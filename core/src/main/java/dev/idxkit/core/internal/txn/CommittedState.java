@@ -41,6 +41,9 @@ final class CommittedState {
   private List<FreeList> free;
   private volatile long[] freeCounts = new long[0];
   private boolean metaDirty;
+  // The committed change buffers: changed by the writer under the write lock (at install, and by
+  // recovery before any reader), read under the read lock.
+  private final ChangeBuffers buffers = new ChangeBuffers();
 
   CommittedState(MetaState meta, List<FreeList> free, PageIndex index, int pageSize) {
     this.meta = meta;
@@ -48,6 +51,10 @@ final class CommittedState {
     this.index = index;
     this.pageSize = pageSize;
     countFree();
+  }
+
+  ChangeBuffers buffers() {
+    return buffers;
   }
 
   Lock readLock() {

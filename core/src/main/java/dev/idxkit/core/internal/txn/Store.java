@@ -1,6 +1,7 @@
 package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.io.PageBuffer;
 import dev.idxkit.core.internal.io.PageFile;
 import dev.idxkit.core.internal.io.PagePool;
@@ -13,6 +14,7 @@ import dev.idxkit.core.internal.meta.FreeList;
 import dev.idxkit.core.internal.meta.MetaCodec;
 import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageAccess;
@@ -88,6 +90,7 @@ public final class Store implements AutoCloseable {
         WalSegments.open(
             dir, pageSize, options.readOnly(), options.fileIo(), options.writeBehind());
     this.log = new CommitPath(dir, wal, metaFile, areas, committed, options, pageSize, pool);
+    log.mergeBuffersWith(() -> mergeBuffers(0));
     try {
       this.recovery = log.recover();
     } catch (RuntimeException e) {
@@ -222,6 +225,17 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /** Merges every change buffer into its index's tree now; waits for the writer. */
+  public void mergeAllBuffers() {
+    checkWritable();
+    writer.acquire();
+    try {
+      mergeBuffers(0);
+    } finally {
+      writer.release();
+    }
+  }
+
   /** Copies committed log pages home and writes a meta slot; waits for the writer. */
   public void checkpoint() {
     checkWritable();
@@ -285,6 +299,56 @@ public final class Store implements AutoCloseable {
       idleOps.push(o);
     }
   }
+
+  /** The committed change buffers: read them under {@link #readLock()} (or holding the writer). */
+  ChangeBuffers committedBuffers() {
+    return committed.buffers();
+  }
+
+  /** Changes held in the committed change buffers, all indexes; under {@link #readLock()}. */
+  public long bufferedChanges() {
+    return committed.buffers().changes();
+  }
+
+  /**
+   * Called by a commit, holding the writer: when the committed change buffers pass {@code
+   * changeBufferBytes}, merges the biggest until half of it is left.
+   */
+  void mergeBuffersPastBound() {
+    long bound = options.changeBufferBytes();
+    if (committed.buffers().bytes() > bound) {
+      mergeBuffers(bound / 2);
+    }
+  }
+
+  /**
+   * Merges change buffers into their trees, the biggest first, until at most {@code leave} bytes
+   * are buffered: each buffer in key order, {@value #MERGE_CHANGES} changes per transaction (which
+   * bounds the pages one merge changes), each transaction logging the pages it changed and which
+   * changes it took out of the buffer, and making both visible together. The caller holds the
+   * writer.
+   */
+  private void mergeBuffers(long leave) {
+    ChangeBuffers buffers = committed.buffers();
+    while (buffers.bytes() > leave && !buffers.isEmpty()) {
+      ChangeBuffers.Held h = buffers.largest();
+      try (StoreTxn txn = new StoreTxn(this, Durability.OFF, true)) {
+        IndexState s = txn.index(h.index());
+        if (s == null) {
+          throw new IllegalStateException(
+              "change buffer of index " + h.index() + ", which has no state");
+        }
+        BTree tree = new BTree(txn.pages(h.area()), s.root(), h.name());
+        byte[] last = h.buffer().mergeInto(tree, MERGE_CHANGES);
+        txn.setRoot(h.index(), tree.root());
+        txn.drained(h.index(), last);
+        txn.commit();
+      }
+    }
+  }
+
+  /** Changes one buffer merge takes: at most as many leaves changed, 8 KiB each in memory. */
+  static final int MERGE_CHANGES = 8192;
 
   Page readCommitted(int area, long pageNo) {
     Page p = committed.inLog(area, pageNo);

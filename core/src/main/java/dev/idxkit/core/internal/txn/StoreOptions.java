@@ -26,6 +26,11 @@ import dev.idxkit.core.spi.Page;
  *     in tests
  * @param writeBehind how a checkpoint and the log ask the kernel to start writing out as they go
  *     ({@link WriteBehind}): {@link WriteBehind#NATIVE} in production, a refusing one in tests
+ * @param changeBufferBytes the heap for the change buffers of non-unique indexes (entries inserted
+ *     and deleted by transactions, held sorted in memory and merged into their trees in key order,
+ *     {@code ChangeBuffer}): past it, the biggest buffers are merged until half of it is left;
+ *     every checkpoint merges them all first. 0 turns buffering off (every change goes to its tree
+ *     at once). By default {@link #DEFAULT_CHANGE_BUFFER_BYTES}.
  */
 public record StoreOptions(
     int pageSize,
@@ -35,7 +40,8 @@ public record StoreOptions(
     boolean readOnly,
     FileIo fileIo,
     long dirtyPageBytes,
-    WriteBehind.Kernel writeBehind) {
+    WriteBehind.Kernel writeBehind,
+    long changeBufferBytes) {
   /**
    * 512 MiB: a checkpoint starts beside the commits when the current log segment passes half of it.
    * The log holds the operations of each commit (tens of bytes per row), so it is rarely what
@@ -43,6 +49,14 @@ public record StoreOptions(
    * space until the checkpoint empties the segment.
    */
   public static final long DEFAULT_CHECKPOINT_BYTES = 512L << 20;
+
+  /**
+   * The default change-buffer memory: a sixteenth of the JVM's heap, at least 1 MiB and at most 64
+   * MiB. A buffered change costs about 64 bytes of heap besides its entry; 64 MiB holds some 800 k
+   * changes of 16-byte entries, which a merge spreads over the leaves of the trees it touches.
+   */
+  public static final long DEFAULT_CHANGE_BUFFER_BYTES =
+      Math.max(1L << 20, Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 16));
 
   /** The default dirty-page memory on this machine and JVM: {@link #defaultDirtyPageBytes}. */
   public static final long DEFAULT_DIRTY_PAGE_BYTES =
@@ -116,6 +130,10 @@ public record StoreOptions(
       throw new InvalidInputException(
           "dirtyPageBytes : " + dirtyPageBytes + " (expected: >= " + (1 << 20) + ")");
     }
+    if (changeBufferBytes < 0) {
+      throw new InvalidInputException(
+          "changeBufferBytes : " + changeBufferBytes + " (expected: >= 0; 0 for no buffering)");
+    }
     if (writeBehind == null) {
       throw new InvalidInputException(
           "writeBehind : null (expected: WriteBehind.NATIVE or a test's)");
@@ -137,7 +155,8 @@ public record StoreOptions(
         readOnly,
         FileIo.DEFAULT,
         DEFAULT_DIRTY_PAGE_BYTES,
-        WriteBehind.NATIVE);
+        WriteBehind.NATIVE,
+        DEFAULT_CHANGE_BUFFER_BYTES);
   }
 
   public static StoreOptions defaults() {
@@ -149,7 +168,8 @@ public record StoreOptions(
         false,
         FileIo.DEFAULT,
         DEFAULT_DIRTY_PAGE_BYTES,
-        WriteBehind.NATIVE);
+        WriteBehind.NATIVE,
+        DEFAULT_CHANGE_BUFFER_BYTES);
   }
 
   public StoreOptions withPageSize(int size) {
@@ -161,7 +181,8 @@ public record StoreOptions(
         readOnly,
         fileIo,
         dirtyPageBytes,
-        writeBehind);
+        writeBehind,
+        changeBufferBytes);
   }
 
   public StoreOptions withDurability(Durability d) {
@@ -173,7 +194,8 @@ public record StoreOptions(
         readOnly,
         fileIo,
         dirtyPageBytes,
-        writeBehind);
+        writeBehind,
+        changeBufferBytes);
   }
 
   public StoreOptions withCheckpointBytes(long bytes) {
@@ -185,7 +207,8 @@ public record StoreOptions(
         readOnly,
         fileIo,
         dirtyPageBytes,
-        writeBehind);
+        writeBehind,
+        changeBufferBytes);
   }
 
   public StoreOptions withReadOnly(boolean ro) {
@@ -197,7 +220,8 @@ public record StoreOptions(
         ro,
         fileIo,
         dirtyPageBytes,
-        writeBehind);
+        writeBehind,
+        changeBufferBytes);
   }
 
   public StoreOptions withFileIo(FileIo io) {
@@ -209,7 +233,8 @@ public record StoreOptions(
         readOnly,
         io,
         dirtyPageBytes,
-        writeBehind);
+        writeBehind,
+        changeBufferBytes);
   }
 
   public StoreOptions withWriteBehind(WriteBehind.Kernel kernel) {
@@ -221,7 +246,8 @@ public record StoreOptions(
         readOnly,
         fileIo,
         dirtyPageBytes,
-        kernel);
+        kernel,
+        changeBufferBytes);
   }
 
   public StoreOptions withDirtyPageBytes(long bytes) {
@@ -233,6 +259,20 @@ public record StoreOptions(
         readOnly,
         fileIo,
         bytes,
-        writeBehind);
+        writeBehind,
+        changeBufferBytes);
+  }
+
+  public StoreOptions withChangeBufferBytes(long bytes) {
+    return new StoreOptions(
+        pageSize,
+        durability,
+        checkpointBytes,
+        asyncFlushMillis,
+        readOnly,
+        fileIo,
+        dirtyPageBytes,
+        writeBehind,
+        bytes);
   }
 }

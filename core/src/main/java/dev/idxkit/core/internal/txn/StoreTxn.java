@@ -1,6 +1,7 @@
 package dev.idxkit.core.internal.txn;
 
 import dev.idxkit.core.Durability;
+import dev.idxkit.core.internal.btree.ChangeBuffer;
 import dev.idxkit.core.internal.io.PageBuffer;
 import dev.idxkit.core.internal.io.PageTable;
 import dev.idxkit.core.internal.log.PageIndex;
@@ -31,6 +32,8 @@ import java.util.List;
  * <p>Memory: one pooled direct buffer per page changed. Not thread-safe: one thread at a time.
  */
 public final class StoreTxn implements View, AutoCloseable {
+  private record Drain(int index, byte[] last) {}
+
   private enum State {
     ACTIVE,
     COMMITTED,
@@ -47,10 +50,23 @@ public final class StoreTxn implements View, AutoCloseable {
   private final List<Integer> createdAreas = new ArrayList<>();
   private PageAccess[] views = new PageAccess[2];
   private State state = State.ACTIVE;
+  // Changes buffered instead of made in their trees (null until the first), the indexes whose
+  // committed buffers go (their state was replaced), and the merges of committed buffers into
+  // trees this transaction made: all applied to the committed buffers at install, in that order.
+  private ChangeBuffers ownBuffers;
+  private final List<Integer> discardedBuffers = new ArrayList<>();
+  private final List<Drain> drains = new ArrayList<>();
+  // A merge of buffers run by the store for a writer that holds it already: commit keeps it.
+  private final boolean inner;
 
   StoreTxn(Store store, Durability durability) {
+    this(store, durability, false);
+  }
+
+  StoreTxn(Store store, Durability durability, boolean inner) {
     this.store = store;
     this.durability = durability;
+    this.inner = inner;
     this.meta = store.meta().toBuilder();
     // The store's one table, reused: a transaction holds the writer, and leaves it empty.
     this.dirty = store.txnPages();
@@ -117,10 +133,73 @@ public final class StoreTxn implements View, AutoCloseable {
     }
   }
 
-  /** Sets (or with null removes) an index's state. */
+  /**
+   * Sets (or with null removes) an index's state. The index's change buffer goes with its old
+   * state: a new state means a new (or no) tree.
+   */
   public void setIndexState(int index, IndexState state) {
     meta.index(index, state);
     edits.indexState(index, state);
+    if (ownBuffers != null) {
+      ownBuffers.discard(index);
+    }
+    discardedBuffers.add(index);
+  }
+
+  /**
+   * Whether changes of non-unique indexes are buffered ({@code StoreOptions.changeBufferBytes}).
+   */
+  public boolean buffering() {
+    return store.options().changeBufferBytes() > 0;
+  }
+
+  /**
+   * Buffers an insert ({@code insert}) or a delete of {@code entry} of an index instead of making
+   * it in the index's tree; the caller has checked that the entry is absent (insert) or present
+   * (delete) as this transaction sees the index ({@link #bufferedChange}, then the tree).
+   */
+  public void buffer(int index, int area, String name, byte[] entry, boolean insert) {
+    checkActive();
+    if (ownBuffers == null) {
+      ownBuffers = new ChangeBuffers();
+    }
+    ownBuffers.change(index, area, name, entry, insert);
+    edits.buffered(index, area, entry, insert);
+  }
+
+  /**
+   * The buffered change of {@code entry} as this transaction sees the index: TRUE an insert (the
+   * entry is there, not in the tree), FALSE a delete (it is not there, though in the tree), null
+   * none (the tree says).
+   */
+  public Boolean bufferedChange(int index, byte[] entry) {
+    ChangeBuffer own = ownBuffers == null ? null : ownBuffers.get(index);
+    Boolean c = own == null ? null : own.change(entry);
+    if (c != null) {
+      return c;
+    }
+    if (discardedBuffers.contains(index)) {
+      return null;
+    }
+    ChangeBuffer committed = store.committedBuffers().get(index);
+    return committed == null ? null : committed.change(entry);
+  }
+
+  @Override
+  public ChangeBuffer[] buffered(int index) {
+    ChangeBuffer committed =
+        discardedBuffers.contains(index) ? null : store.committedBuffers().get(index);
+    ChangeBuffer own = ownBuffers == null ? null : ownBuffers.get(index);
+    if (committed == null) {
+      return own == null ? NO_BUFFERS : new ChangeBuffer[] {own};
+    }
+    return own == null ? new ChangeBuffer[] {committed} : new ChangeBuffer[] {committed, own};
+  }
+
+  /** Records a merge of the committed buffer's changes up to {@code last} into the index's tree. */
+  void drained(int index, byte[] last) {
+    edits.drained(index, last);
+    drains.add(new Drain(index, last));
   }
 
   /** Sets (or with null removes) a resume point, committed with this transaction's rows. */
@@ -159,7 +238,11 @@ public final class StoreTxn implements View, AutoCloseable {
         dirty.clear();
       }
       state = State.COMMITTED;
+      if (inner) {
+        return;
+      }
       if (walEnd >= 0) {
+        store.mergeBuffersPastBound();
         store.log().maybeCheckpoint();
       }
     } catch (RuntimeException e) {
@@ -168,7 +251,7 @@ public final class StoreTxn implements View, AutoCloseable {
       }
       throw e;
     } finally {
-      if (state != State.ACTIVE) {
+      if (state != State.ACTIVE && !inner) {
         store.writer.release();
       }
     }
@@ -183,7 +266,9 @@ public final class StoreTxn implements View, AutoCloseable {
     try {
       undo();
     } finally {
-      store.writer.release();
+      if (!inner) {
+        store.writer.release();
+      }
     }
   }
 
@@ -226,10 +311,23 @@ public final class StoreTxn implements View, AutoCloseable {
     }
   }
 
-  /** Called by the store while installing the commit: freed pages join the free lists. */
+  /**
+   * Called by the store while installing the commit, under the write lock: freed pages join the
+   * free lists, and the buffered changes and merges go to the committed buffers.
+   */
   void applyFrees(List<FreeList> free) {
     for (long k : pendingFree) {
       MetaEdits.freeList(free, PageIndex.areaOf(k)).add(PageIndex.pageOf(k));
+    }
+    ChangeBuffers committed = store.committedBuffers();
+    for (int index : discardedBuffers) {
+      committed.discard(index);
+    }
+    if (ownBuffers != null) {
+      ownBuffers.applyTo(committed);
+    }
+    for (Drain d : drains) {
+      committed.drained(d.index, d.last);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.idxkit.core.internal.txn;
 
+import dev.idxkit.core.internal.btree.ChangeBuffer;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.PageAccess;
 import dev.idxkit.core.spi.TableState;
@@ -13,6 +14,16 @@ public interface View {
 
   TableState table(int id);
 
+  ChangeBuffer[] NO_BUFFERS = {};
+
   /** The index's state, or null when it has none. */
   IndexState index(int id);
+
+  /**
+   * The change buffers laid over the index's tree, lowest first ({@code BufferedCursor}): none, the
+   * committed one, and for a transaction its own on top.
+   */
+  default ChangeBuffer[] buffered(int index) {
+    return NO_BUFFERS;
+  }
 }

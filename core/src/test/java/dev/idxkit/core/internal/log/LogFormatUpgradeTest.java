@@ -95,7 +95,8 @@ class LogFormatUpgradeTest {
     Path dir = tmp.resolve("db");
     Path crash;
     TreeMap<Long, String> rows;
-    try (Database db = Database.create(dir)) {
+    // No change buffers: the older formats had none, so their logs hold no edits of them.
+    try (Database db = Database.create(dir, NO_BUFFERS)) {
       db.execute(DDL);
       rows = work(db);
       crash = CrashCopy.of(dir, tmp.resolve("crash"));
@@ -103,6 +104,49 @@ class LogFormatUpgradeTest {
     assertThat(rewrite(crash.resolve("wal"), recordVersion)).isGreaterThanOrEqualTo(12);
     assertThat(headerVersion(crash.resolve("wal"))).isEqualTo(expectedHeader);
     return new Crashed(crash, rows);
+  }
+
+  private static final Database.DatabaseOptions NO_BUFFERS =
+      Database.DatabaseOptions.defaults().withChangeBufferBytes(0);
+
+  /** Format 4 is format 5 without change-buffer edits: a header saying 4 is all that differs. */
+  @Test
+  void aFormat4LogIsReplayedThenContinuedInTheCurrentFormat() throws Exception {
+    Path dir = tmp.resolve("db");
+    Path crash;
+    TreeMap<Long, String> rows;
+    try (Database db = Database.create(dir, NO_BUFFERS)) {
+      db.execute(DDL);
+      rows = work(db);
+      crash = CrashCopy.of(dir, tmp.resolve("crash"));
+    }
+    Path wal = crash.resolve("wal");
+    long salt = readHeader(wal).getLong(16);
+    try (FileChannel ch = FileChannel.open(wal, StandardOpenOption.WRITE)) {
+      ch.write(WalFormat.header(Page.DEFAULT_SIZE, salt, WalFormat.FORMAT_VERSION_NO_BUFFERS), 0);
+    }
+    assertThat(headerVersion(wal)).isEqualTo(4);
+    replayedThenContinued(new Crashed(crash, rows));
+  }
+
+  /** A change-buffer edit in a log whose header says format 4 is damage, not a buffered change. */
+  @Test
+  void aChangeBufferEditInAFormat4LogIsReportedAsDamage() throws Exception {
+    Path dir = tmp.resolve("db");
+    Path crash;
+    try (Database db = Database.create(dir)) {
+      db.execute(DDL);
+      work(db);
+      crash = CrashCopy.of(dir, tmp.resolve("crash"));
+    }
+    Path wal = crash.resolve("wal");
+    long salt = readHeader(wal).getLong(16);
+    try (FileChannel ch = FileChannel.open(wal, StandardOpenOption.WRITE)) {
+      ch.write(WalFormat.header(Page.DEFAULT_SIZE, salt, WalFormat.FORMAT_VERSION_NO_BUFFERS), 0);
+    }
+    assertThatThrownBy(() -> Database.open(crash))
+        .isInstanceOf(CorruptDatabaseException.class)
+        .hasMessageContaining("change-buffer edit for index");
   }
 
   @Test
@@ -177,7 +221,7 @@ class LogFormatUpgradeTest {
         .hasMessage(
             "corrupt database file "
                 + wal
-                + ": write-ahead log format version 7 (expected: 4, or 3, 2 or 1 from an older"
+                + ": write-ahead log format version 7 (expected: 5, or 4, 3, 2 or 1 from an older"
                 + " version, replayed then checkpointed)");
     assertThat(headerVersion(wal)).as("nothing rewritten").isEqualTo(7);
   }
