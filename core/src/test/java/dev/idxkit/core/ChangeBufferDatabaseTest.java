@@ -100,13 +100,18 @@ class ChangeBufferDatabaseTest {
       assertMatches(db, rnd);
       assertThat(db.check().problems()).isEmpty();
     }
-    // Read-write: recovery replays, merges and checkpoints; later work goes on as before.
+    // Read-write: recovery replays and checkpoints, the buffers written at the head of the new log
+    // segment rather than merged; later work goes on as before, and the close merges them.
     try (Database db = Database.open(crash)) {
-      assertThat(Engine.of(db).bufferedChanges()).isZero();
+      assertThat(Engine.of(db).bufferedChanges()).isPositive();
       assertMatches(db, rnd);
       work(db, rnd, 10, 200);
       assertMatches(db, rnd);
       assertThat(db.check().problems()).isEmpty();
+    }
+    try (Database db = Database.open(crash)) {
+      assertThat(Engine.of(db).bufferedChanges()).isZero();
+      assertMatches(db, rnd);
     }
   }
 
@@ -124,6 +129,38 @@ class ChangeBufferDatabaseTest {
       }
       // 16 KiB holds some 200 changes: the buffers were merged many times over.
       assertThat(most).isLessThan(16 << 10);
+      assertMatches(db, rnd);
+      assertThat(db.check().problems()).isEmpty();
+    }
+  }
+
+  /**
+   * Checkpoints beside the commits (forced by a 1 MiB dirty-page bound) leave the buffers as they
+   * are and write them at the head of the log segment they start: a crash after several of them
+   * still finds every buffered change, though the segments that buffered them are gone.
+   */
+  @Test
+  void checkpointsBesideTheCommitsKeepTheBuffersInTheLog() throws IOException {
+    long seed = Seeds.seed();
+    SplittableRandom rnd = Seeds.random(seed);
+    Path dir = tmp.resolve("db");
+    DatabaseOptions o = DatabaseOptions.defaults().withDirtyPageBytes(1 << 20);
+    Path crash;
+    try (Database db = Database.create(dir, o)) {
+      db.execute(DDL);
+      work(db, rnd, 150, 400);
+      // A checkpoint beside the commits switches the log to its second segment.
+      assertThat(dir.resolve("wal2")).as("a checkpoint beside the commits ran").exists();
+      assertThat(Engine.of(db).bufferedChanges()).isPositive();
+      assertMatches(db, rnd);
+      crash = CrashCopy.of(dir, tmp.resolve("crash"));
+    }
+    try (Database db = Database.open(crash, DatabaseOptions.defaults().readOnly())) {
+      assertThat(Engine.of(db).bufferedChanges()).isPositive();
+      assertMatches(db, rnd);
+      assertThat(db.check().problems()).isEmpty();
+    }
+    try (Database db = Database.open(crash)) {
       assertMatches(db, rnd);
       assertThat(db.check().problems()).isEmpty();
     }

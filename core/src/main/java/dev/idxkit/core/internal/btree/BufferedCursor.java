@@ -1,54 +1,51 @@
 package dev.idxkit.core.internal.btree;
 
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.Map;
-import java.util.NavigableMap;
+import java.util.List;
 
 /**
  * The entries of an index as its readers must see them: the tree's, with the buffered changes of
  * {@link ChangeBuffer}s laid over them, walked in one direction.
  *
- * <p>A merge of two sorted streams: the tree's entries from a {@link TreeCursor}, and the buffered
- * changes from the given buffers (the committed one, then a transaction's own: where both hold a
- * change of the same entry, the later one is what counts). At each step the lower entry (the higher
- * one walking in reverse) comes out; a buffered insert is an entry of its own, a buffered delete
- * hides the tree's equal entry (or, with nothing equal in the tree, hides nothing: a delete of an
- * entry a transaction inserted into the committed buffer). With nothing buffered it is the tree
- * cursor with one comparison per entry more.
+ * <p>A merge of sorted streams: the tree's entries from a {@link TreeCursor}, and the buffered
+ * changes of the given buffers (the committed one, then a transaction's own), each buffer a few
+ * sorted sources, oldest first. Where several sources hold a change of the same entry, the newest
+ * counts. At each step the lowest entry (the highest walking in reverse) comes out: a buffered
+ * insert is an entry of its own, a buffered delete hides the tree's equal entry (or, with nothing
+ * equal in the tree, an older source's insert). With nothing buffered it is the tree cursor with
+ * one comparison per entry more.
  *
  * <p>Valid while the tree and the buffers stay as they are: under the read lock for the committed
  * state, inside the transaction for its own.
  */
 public final class BufferedCursor {
   private final TreeCursor tree;
-  private final ChangeBuffer[] layers;
   private final boolean reverse;
-  private final Iterator<Map.Entry<byte[], Boolean>>[] its;
-  private final Map.Entry<byte[], Boolean>[] heads;
+  private final ChangeBuffer.Source[] sources;
   private boolean treeOn;
   private byte[] current;
 
   /**
-   * @param layers the buffers over the tree, lowest first (empty buffers may be left out)
+   * @param layers the buffers over the tree, oldest first (empty buffers may be left out)
    * @param reverse walk from high entries to low: {@link #first} is then the last entry, and {@link
    *     #seek} goes to the last entry below its key
    */
-  @SuppressWarnings("unchecked")
   public BufferedCursor(BTree tree, ChangeBuffer[] layers, boolean reverse) {
     this.tree = tree.cursor();
-    this.layers = layers;
     this.reverse = reverse;
-    this.its = new Iterator[layers.length];
-    this.heads = new Map.Entry[layers.length];
+    List<ChangeBuffer.Source> all = new ArrayList<>();
+    for (ChangeBuffer b : layers) {
+      b.sources(all);
+    }
+    this.sources = all.toArray(new ChangeBuffer.Source[0]);
   }
 
   /** To the first entry in the walk's direction. */
   public boolean first() {
     treeOn = reverse ? tree.last() : tree.first();
-    for (int i = 0; i < layers.length; i++) {
-      NavigableMap<byte[], Boolean> m = layers[i].map();
-      start(i, (reverse ? m.descendingMap() : m).entrySet().iterator());
+    for (ChangeBuffer.Source s : sources) {
+      s.seek(null, reverse);
     }
     return advance();
   }
@@ -56,11 +53,8 @@ public final class BufferedCursor {
   /** Forward: to the first entry {@code >= key}; in reverse: to the last entry {@code < key}. */
   public boolean seek(byte[] key) {
     treeOn = reverse ? tree.seekBefore(key) : tree.seek(key);
-    for (int i = 0; i < layers.length; i++) {
-      NavigableMap<byte[], Boolean> m = layers[i].map();
-      NavigableMap<byte[], Boolean> from =
-          reverse ? m.headMap(key, false).descendingMap() : m.tailMap(key, true);
-      start(i, from.entrySet().iterator());
+    for (ChangeBuffer.Source s : sources) {
+      s.seek(key, reverse);
     }
     return advance();
   }
@@ -102,22 +96,17 @@ public final class BufferedCursor {
         && Arrays.equals(current, 0, prefix.length, prefix, 0, prefix.length);
   }
 
-  private void start(int layer, Iterator<Map.Entry<byte[], Boolean>> it) {
-    its[layer] = it;
-    heads[layer] = it.hasNext() ? it.next() : null;
-  }
-
   /** Takes the next entry of the merged streams into {@code current}; false at the end. */
   private boolean advance() {
     while (true) {
-      // The lowest (highest in reverse) buffered change across the layers; of equal entries in
-      // several layers, the last layer's change counts.
+      // The lowest (highest in reverse) buffered change across the sources; of equal entries in
+      // several sources, the newest source's change counts.
       byte[] change = null;
       boolean insert = false;
-      for (Map.Entry<byte[], Boolean> h : heads) {
-        if (h != null && (change == null || order(h.getKey(), change) <= 0)) {
-          change = h.getKey();
-          insert = h.getValue();
+      for (ChangeBuffer.Source s : sources) {
+        if (s.valid() && (change == null || order(s.key(), change) <= 0)) {
+          change = s.key();
+          insert = s.insert();
         }
       }
       if (change == null && !treeOn) {
@@ -137,9 +126,9 @@ public final class BufferedCursor {
         treeOn = reverse ? tree.prev() : tree.next();
         return true;
       }
-      for (int i = 0; i < heads.length; i++) {
-        if (heads[i] != null && Arrays.equals(heads[i].getKey(), change)) {
-          heads[i] = its[i].hasNext() ? its[i].next() : null;
+      for (ChangeBuffer.Source s : sources) {
+        if (s.valid() && Arrays.equals(s.key(), change)) {
+          s.step();
         }
       }
       if (c == 0) {
@@ -149,8 +138,7 @@ public final class BufferedCursor {
         current = change;
         return true;
       }
-      // A delete: it hid the tree's equal entry, or (nothing equal) an entry a lower layer
-      // inserted.
+      // A delete: it hid the tree's equal entry, or (nothing equal) an entry an older one inserted.
     }
   }
 

@@ -83,6 +83,19 @@ public final class WalSegments implements AutoCloseable {
   }
 
   /**
+   * After recovery: makes {@code w} (one of the segments) the one commits append to, when a
+   * checkpoint is to start beside it rather than reset the log.
+   */
+  public void resumeOn(Wal w) {
+    current = segments[1] == w ? 1 : 0;
+  }
+
+  /** Whether {@code w} holds a frame of its own log (a header and at least one frame). */
+  public static boolean holdsFrames(Wal w) {
+    return WalReader.firstLsn(w) != Long.MAX_VALUE;
+  }
+
+  /**
    * The segments that exist, in the order recovery must replay them: by the LSN of their first
    * frame; a segment with none comes last (it holds nothing to replay).
    */

@@ -28,11 +28,14 @@ import java.util.List;
  * 10 RESUME        u16 key length, UTF-8 key, i32 value length (-1: removed), value
  * 11 BUFFERED      u32 index, u8 area, u8 insert (1) or delete (0), u16 length, entry
  * 12 DRAINED       u32 index, u16 length, entry (the buffer's changes up to it are in the tree)
+ * 13 BUFFERS_RESET  (none: every buffer emptied; the BUFFERED edits after it are their contents)
  * </pre>
  *
  * <p>BUFFERED and DRAINED (log format 5) keep an index's change buffer: a change buffered instead
  * of made in the tree, and a merge that moved the buffer's lowest changes into the tree in the same
  * transaction. An INDEX_STATE edit discards the index's buffer (its tree was replaced or dropped).
+ * BUFFERS_RESET starts the snapshot of every buffer that a checkpoint beside the commits writes at
+ * the head of the log segment it starts, so that the log it leaves behind is not needed for them.
  */
 public final class MetaEdits {
   static final byte ALLOC = 1;
@@ -47,6 +50,7 @@ public final class MetaEdits {
   static final byte RESUME = 10;
   static final byte BUFFERED = 11;
   static final byte DRAINED = 12;
+  static final byte BUFFERS_RESET = 13;
 
   /** Where replay sends the change-buffer edits. */
   public interface BufferSink {
@@ -55,6 +59,9 @@ public final class MetaEdits {
     void drained(int index, byte[] last);
 
     void discard(int index);
+
+    /** Empties every buffer: a snapshot of them all follows. */
+    void reset();
   }
 
   /** A sink for a log that holds no change-buffer edits: any is damage. */
@@ -72,6 +79,11 @@ public final class MetaEdits {
 
         @Override
         public void discard(int index) {}
+
+        @Override
+        public void reset() {
+          throw new IllegalStateException("change-buffer snapshot");
+        }
       };
 
   private byte[] buf = new byte[256];
@@ -122,6 +134,10 @@ public final class MetaEdits {
   public void buffered(int index, int area, byte[] entry, boolean insert) {
     op(BUFFERED).u32(index).u8(area).u8(insert ? 1 : 0);
     bytes(entry);
+  }
+
+  public void buffersReset() {
+    op(BUFFERS_RESET);
   }
 
   public void drained(int index, byte[] last) {
@@ -271,6 +287,7 @@ public final class MetaEdits {
             int i = in.getInt();
             sink.drained(i, entry(in));
           }
+          case BUFFERS_RESET -> sink.reset();
           default ->
               throw new IllegalArgumentException(
                   "unknown meta edit " + op + " at byte " + (in.position() - 1));

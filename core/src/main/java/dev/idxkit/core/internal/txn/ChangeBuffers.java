@@ -75,6 +75,24 @@ final class ChangeBuffers implements MetaEdits.BufferSink {
     }
   }
 
+  @Override
+  public void reset() {
+    clear();
+  }
+
+  /**
+   * Writes every buffer's composed changes to {@code out}, after a BUFFERS_RESET: replayed, they
+   * give these buffers back whatever the replay had before.
+   */
+  void snapshot(MetaEdits out) {
+    out.buffersReset();
+    for (Held h : byIndex.values()) {
+      for (Map.Entry<byte[], Boolean> c : h.buffer.changes()) {
+        out.buffered(h.index, h.area, c.getKey(), c.getValue());
+      }
+    }
+  }
+
   boolean isEmpty() {
     return byIndex.isEmpty();
   }
@@ -104,12 +122,24 @@ final class ChangeBuffers implements MetaEdits.BufferSink {
     return best;
   }
 
-  /** Applies every change held here, index by index, to {@code into}. */
+  /** Adds every change held here, index by index, to {@code into} (as its newest changes). */
   void applyTo(ChangeBuffers into) {
     for (Held h : byIndex.values()) {
-      for (Map.Entry<byte[], Boolean> c : h.buffer.changes()) {
-        into.change(h.index, h.area, h.name, c.getKey(), c.getValue());
-      }
+      into.addAll(h.index, h.area, h.name, h.buffer);
+    }
+  }
+
+  private void addAll(int index, int area, String name, ChangeBuffer newer) {
+    Held h = byIndex.get(index);
+    if (h == null) {
+      h = new Held(index, area, name, new ChangeBuffer());
+      byIndex.put(index, h);
+    }
+    long before = h.buffer.bytes();
+    h.buffer.addAll(newer);
+    bytes += h.buffer.bytes() - before;
+    if (h.buffer.isEmpty()) {
+      byIndex.remove(index);
     }
   }
 

@@ -12,6 +12,7 @@ import dev.idxkit.core.internal.log.WalFormat;
 import dev.idxkit.core.internal.log.WalReader;
 import dev.idxkit.core.internal.log.WalSegments;
 import dev.idxkit.core.internal.meta.FreeList;
+import dev.idxkit.core.internal.meta.MetaEdits;
 import dev.idxkit.core.internal.meta.MetaFile;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.Page;
@@ -62,8 +63,10 @@ final class CommitPath implements AutoCloseable {
   private final int pageSize;
   private long lastLsn;
   // Merges every change buffer into its tree (through transactions of its own): run before each
-  // checkpoint, so that a checkpointed state never depends on a buffer.
+  // checkpoint that holds the writer; one beside the commits snapshots the buffers instead.
   private Runnable mergeBuffers = () -> {};
+  // Set while recovery merges the buffers with both log segments in use: no switch is possible.
+  private boolean recovering;
 
   CommitPath(
       Path dir,
@@ -205,12 +208,12 @@ final class CommitPath implements AutoCloseable {
    * thread write the frozen pages home with the meta as of the last commit.
    */
   private void startBackground() {
-    mergeBuffers.run();
     long atLsn = lastLsn;
     MetaState meta = committed.meta();
     List<FreeList> free = committed.freeListCopies();
     long salt = WalFormat.newSalt();
     Wal left = wal.switchSegments(salt);
+    snapshotBuffers();
     Background bg = new Background(committed.freeze(pool));
     running = bg;
     checkpointThread()
@@ -224,6 +227,35 @@ final class CommitPath implements AutoCloseable {
                 bg.done.countDown();
               }
             });
+  }
+
+  /**
+   * Writes the change buffers' contents as the first transaction of the log segment just started,
+   * and fsyncs it: the checkpoint beside the commits will make the segment left behind obsolete,
+   * and with it the commits that buffered those changes. Durable before the checkpoint's meta can
+   * be, since the checkpoint thread starts after this. Nothing when every buffer is empty.
+   */
+  private void snapshotBuffers() {
+    if (committed.buffers().isEmpty()) {
+      return;
+    }
+    MetaEdits edits = new MetaEdits();
+    committed.buffers().snapshot(edits);
+    long lsn = lastLsn + 1;
+    wal.append(lsn, List.of(), List.of(), List.of(), edits.toByteArray());
+    lastLsn = lsn;
+    wal.syncAll();
+  }
+
+  /**
+   * As {@link #maybeCheckpoint}, for a merge of the change buffers in progress: starts (or waits
+   * for) a checkpoint beside the commits when the bounds ask for one, but never one that holds the
+   * writer (the caller's full checkpoint follows).
+   */
+  void maybeCheckpointBeside() {
+    if (backgroundFailure == null && !recovering) {
+      maybeCheckpoint();
+    }
   }
 
   /** Waits for the checkpoint beside the commits, if one runs, and takes its outcome. */
@@ -280,7 +312,11 @@ final class CommitPath implements AutoCloseable {
   void checkpoint() {
     awaitBackground();
     if (!options.readOnly()) {
+      // A checkpoint that holds the writer leaves no buffer behind (a closed database, or one a
+      // bulk session is about to replace, has everything in its trees); the merge may have started
+      // checkpoints beside it to keep within the dirty-page bound.
       mergeBuffers.run();
+      awaitBackground();
     }
     if (options.readOnly()
         || (!committed.changedSinceMetaWrite() && !wal.holdsMoreThanAnEmptyLog())) {
@@ -333,12 +369,54 @@ final class CommitPath implements AutoCloseable {
         // (if anything) and started afresh in one segment of the current format.
         committed.markMetaDirty();
       }
-      checkpoint();
+      if (committed.buffers().isEmpty()) {
+        checkpoint();
+      } else {
+        checkpointKeepingBuffers();
+      }
       // Every page is home under the meta now: a double write left by a checkpoint that finished
       // (a crash before its delete) or by the one just replayed is of no more use.
       DoubleWrite.deleteAll(dir);
     }
     return r.log();
+  }
+
+  /**
+   * Recovery's checkpoint when the log left change buffers behind. When one segment holds the log,
+   * a checkpoint as beside the commits: the commits resume on that segment, the checkpoint switches
+   * to the other (writing the buffers at its head), writes the pages home and empties the first;
+   * nothing is merged, so an open costs what a checkpoint costs. When both segments hold frames (a
+   * checkpoint beside the commits did not finish), there is no free segment to switch to: the
+   * buffers are merged (logged on the newer segment, without starting checkpoints beside) and a
+   * checkpoint that holds the writer resets the log. That merge is not held to the dirty-page
+   * bound: it can take as many pages as the buffers' changes touch.
+   */
+  private void checkpointKeepingBuffers() {
+    Wal newest = null;
+    int holding = 0;
+    for (Wal w : wal.inReplayOrder()) {
+      if (WalSegments.holdsFrames(w)) {
+        newest = w;
+        holding++;
+      }
+    }
+    if (holding == 1) {
+      wal.resumeOn(newest);
+      startBackground();
+      awaitBackground();
+      if (backgroundFailure != null) {
+        Throwable t = backgroundFailure;
+        throw t instanceof RuntimeException e ? e : new IllegalStateException(t);
+      }
+      return;
+    }
+    wal.resumeOn(newest);
+    recovering = true;
+    try {
+      checkpoint();
+    } finally {
+      recovering = false;
+    }
   }
 
   @Override

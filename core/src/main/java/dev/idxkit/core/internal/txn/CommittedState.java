@@ -57,6 +57,17 @@ final class CommittedState {
     return buffers;
   }
 
+  /** Drops an index's buffer whose changes compose to nothing, under the write lock. */
+  void discardBuffer(int index) {
+    Lock w = visibility.writeLock();
+    w.lock();
+    try {
+      buffers.discard(index);
+    } finally {
+      w.unlock();
+    }
+  }
+
   Lock readLock() {
     return visibility.readLock();
   }

@@ -340,10 +340,18 @@ public final class Store implements AutoCloseable {
         }
         BTree tree = new BTree(txn.pages(h.area()), s.root(), h.name());
         byte[] last = h.buffer().mergeInto(tree, MERGE_CHANGES);
+        if (last == null) {
+          // Its changes cancel out (an insert and a delete of the same entries, not yet merged
+          // with each other): nothing to do in the tree, and nothing readers would see change.
+          committed.discardBuffer(h.index());
+          continue;
+        }
         txn.setRoot(h.index(), tree.root());
         txn.drained(h.index(), last);
         txn.commit();
       }
+      // The merge's pages count against the dirty-page bound like any commit's.
+      log.maybeCheckpointBeside();
     }
   }
 
