@@ -54,12 +54,18 @@ interface GrowthStore extends AutoCloseable {
     private final Path dir;
     private final Database db;
     private final Table table;
+    private final long changeBufferBytes;
 
-    Idxkit(Path dir) {
+    /** {@code changeBufferBytes}: the store's change-buffer bound, or -1 for its default. */
+    Idxkit(Path dir, long changeBufferBytes) {
       this.dir = dir;
-      this.db =
-          Database.create(
-              dir, Database.DatabaseOptions.defaults().withDurability(Durability.ASYNC));
+      Database.DatabaseOptions o =
+          Database.DatabaseOptions.defaults().withDurability(Durability.ASYNC);
+      if (changeBufferBytes >= 0) {
+        o = o.withChangeBufferBytes(changeBufferBytes);
+      }
+      this.changeBufferBytes = o.storeOptions().changeBufferBytes();
+      this.db = Database.create(dir, o);
       StringBuilder ddl = new StringBuilder("CREATE TABLE growth (id BIGINT");
       for (int k = 1; k <= KEYS; k++) {
         ddl.append(", k").append(k).append(" BIGINT");
@@ -88,8 +94,14 @@ interface GrowthStore extends AutoCloseable {
           + (StoreOptions.DEFAULT_CHECKPOINT_BYTES >> 20)
           + " MiB of log, "
           + (StoreOptions.DEFAULT_DIRTY_PAGE_BYTES >> 20)
-          + " MiB of dirty pages here; checkpoints beside the commits from half of them), reads"
-          + " through the page cache (no cache limit)";
+          + " MiB of dirty pages here; checkpoints beside the commits from half of them), "
+          + (changeBufferBytes == 0
+              ? "no change buffers (every index entry inserted into its tree at once)"
+              : "change buffers of "
+                  + (changeBufferBytes >> 20)
+                  + " MiB (index entries held sorted in memory, merged into the trees in key"
+                  + " order past that and at every checkpoint and close)")
+          + ", reads through the page cache (no cache limit)";
     }
 
     @Override

@@ -319,6 +319,7 @@ public final class CompareBench {
         c.inserts(),
         c.batch());
     Map<String, List<KvWorkload.Timing>> timings = new LinkedHashMap<>();
+    Map<String, Double> warmupWall = new LinkedHashMap<>();
     for (KvStore s : stores.values()) {
       s.prepareInserts();
       timings.put(s.name(), new ArrayList<>());
@@ -337,9 +338,27 @@ public final class CompareBench {
         if (measured) {
           timings.get(s.name()).add(t);
           sheet.add(s.name(), label, "insert", t.opsPerSecond(), "inserts/s");
+        } else {
+          warmupWall.merge(s.name(), t.wallNanos() / 1e9, Double::sum);
         }
       }
       out.println(line);
+    }
+    // Work a store put off past the last round (idxkit's change buffer, RocksDB's memtable),
+    // timed, and a rate over every round (warm-up included) with it: the figure the goals use.
+    out.printf(Locale.ROOT, "%n%-10s %13s %25s%n", "store", "deferred s", "inserts/s with it");
+    for (KvStore s : stores.values()) {
+      long t0 = System.nanoTime();
+      s.finishInserts();
+      double deferred = (System.nanoTime() - t0) / 1e9;
+      double wall = 0;
+      for (KvWorkload.Timing t : timings.get(s.name())) {
+        wall += t.wallNanos() / 1e9;
+      }
+      double all = count / (warmupWall.getOrDefault(s.name(), 0.0) + wall + deferred);
+      sheet.add(s.name(), "", "deferred work", deferred, "s");
+      sheet.add(s.name(), "", "insert with deferred work", all, "inserts/s");
+      out.printf(Locale.ROOT, "%-10s %13.2f %,25.0f%n", s.name(), deferred, all);
     }
     out.printf(
         Locale.ROOT, "%n%-10s %13s %19s %11s%n", "store", "inserts/s", "(min..max)", "CPU ns/ins");
@@ -438,21 +457,33 @@ public final class CompareBench {
             "idxkit inserts this many times faster (wall, median round)");
       }
     }
+    // The goals count the work each store deferred past the last round (merge, flush).
+    String metric = "insert with deferred work";
+    double withDeferred = sheet.value(me, "", metric);
+    for (String p : c.stores()) {
+      if (!p.equals(me)) {
+        sheet.ratio(
+            "inserts/s with deferred work: idxkit / " + p,
+            withDeferred / sheet.value(p, "", metric),
+            "over every round and the work left after the last (idxkit's merge, RocksDB's flush)");
+      }
+    }
+    mine = withDeferred;
     if (c.stores().contains("rocksdb")) {
-      double rocks = sheet.value("rocksdb", "", "insert");
+      double rocks = sheet.value("rocksdb", "", metric);
       sheet.goal(
           "random inserts at or above RocksDB's rate",
           String.format(
               Locale.ROOT,
-              "idxkit / RocksDB = %.2f (%,.0f vs %,.0f inserts/s)",
+              "idxkit / RocksDB = %.2f (%,.0f vs %,.0f inserts/s, deferred work included)",
               mine / rocks,
               mine,
               rocks),
           mine >= rocks);
     }
-    String best = fastestOther(c, sheet, "insert", "rocksdb");
+    String best = fastestOther(c, sheet, metric, "rocksdb");
     if (best != null) {
-      double b = sheet.value(best, "", "insert");
+      double b = sheet.value(best, "", metric);
       sheet.goal(
           "random inserts ahead of every B-tree peer",
           String.format(

@@ -2,7 +2,7 @@ package dev.idxkit.jmh.peers;
 
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.btree.BTree;
-import dev.idxkit.core.internal.btree.TreeCursor;
+import dev.idxkit.core.internal.btree.BufferedCursor;
 import dev.idxkit.core.internal.txn.StoreOptions;
 import dev.idxkit.core.internal.txn.StoreTxn;
 import dev.idxkit.jmh.btree.TreeEntries;
@@ -24,10 +24,13 @@ import java.util.concurrent.locks.Lock;
  * releases the lock.
  *
  * <p>Inserts: each batch is one transaction begun with {@link Durability#OFF} (the log is written
- * at commit, fsynced only by checkpoints and close), entries inserted into the tree through the
- * transaction's page copies, the new root recorded with {@code setRoot}, then commit; a commit that
- * takes the log or the dirty pages past the store's checkpoint thresholds runs the checkpoint too,
- * inside the timing.
+ * at commit, fsynced only by checkpoints and close), its entries put in the tree's change buffer
+ * ({@code StoreTxn.buffer}: logged as ~25-byte edits, held sorted in memory), then commit; a commit
+ * that takes the buffers past the store's {@code changeBufferBytes} merges them into the tree in
+ * key order, and one that takes the log or the dirty pages past the checkpoint thresholds merges
+ * them all and runs the checkpoint too, inside the timing. {@link #finishInserts} merges what is
+ * left (timed, reported beside the rounds). Reads lay the buffer over the tree ({@code
+ * BufferedCursor}).
  */
 final class IdxkitKv implements KvStore {
   private final Path dir;
@@ -50,10 +53,12 @@ final class IdxkitKv implements KvStore {
     return "TreeStore: 8 KiB pages in node format 2 (page prefix, 8-byte slots with 4-byte heads),"
         + " leaves 100 % full, bulk build through BulkWrite (no WAL), one"
         + " fsync of the area file and one of the meta at publish; reads through mmap (OS page"
-        + " cache, no own cache), store.readLock() and a new cursor per operation; inserts: one"
-        + " transaction per batch, Durability.OFF (log written at commit, no fsync), checkpoint"
-        + " beside the commits when the log segment or the dirty pages pass half the store's"
-        + " bounds ("
+        + " cache, no own cache), store.readLock() and a new cursor per operation (the change"
+        + " buffer laid over the tree); inserts: one transaction per batch, Durability.OFF (log"
+        + " written at commit, no fsync), entries into the tree's change buffer ("
+        + (StoreOptions.DEFAULT_CHANGE_BUFFER_BYTES >> 20)
+        + " MiB here, merged into the tree in key order past that), checkpoint beside the"
+        + " commits when the log segment or the dirty pages pass half the store's bounds ("
         + (StoreOptions.DEFAULT_CHECKPOINT_BYTES >> 20)
         + " MiB of log, "
         + (StoreOptions.DEFAULT_DIRTY_PAGE_BYTES >> 20)
@@ -75,20 +80,32 @@ final class IdxkitKv implements KvStore {
 
   @Override
   public void insertBatch(long[] keys, long[] values, int from, int to) {
-    long root;
     try (StoreTxn txn = store.store().begin(Durability.OFF)) {
-      BTree t = new BTree(txn.pages(TreeStore.AREA), tree.root(), TreeStore.INDEX_NAME);
       for (int i = from; i < to; i++) {
-        TreeEntries.entry(keys[i], values[i], scratchEntry);
-        t.insert(scratchEntry, 0, TreeEntries.ENTRY_BYTES);
+        // The entry goes to the tree's change buffer (its own array: the buffer keeps it); the
+        // keys are new, and the RID (the value) makes each entry unique, as in a non-unique index.
+        byte[] entry = new byte[TreeEntries.ENTRY_BYTES];
+        TreeEntries.entry(keys[i], values[i], entry);
+        txn.buffer(TreeStore.INDEX_ID, TreeStore.AREA, TreeStore.INDEX_NAME, entry, true);
       }
-      root = t.root();
-      txn.setRoot(TreeStore.INDEX_ID, root);
       txn.commit();
     }
+    refresh();
+  }
+
+  /** Merges what the change buffer still holds into the tree. */
+  @Override
+  public void finishInserts() {
+    store.store().mergeAllBuffers();
+    refresh();
+  }
+
+  /** The committed tree, whose root a merge of the buffer (at a commit) may have moved. */
+  private void refresh() {
     Lock l = store.store().readLock();
     l.lock();
     try {
+      long root = store.store().meta().index(TreeStore.INDEX_ID).root();
       tree = new BTree(store.store().committedPages(TreeStore.AREA), root, "compare");
     } finally {
       l.unlock();
@@ -101,7 +118,7 @@ final class IdxkitKv implements KvStore {
     Lock l = store.store().readLock();
     l.lock();
     try {
-      TreeCursor c = tree.cursor();
+      BufferedCursor c = cursor();
       return c.seek(probe) && c.startsWith(probe) ? c.rid() : -1;
     } finally {
       l.unlock();
@@ -114,7 +131,7 @@ final class IdxkitKv implements KvStore {
     Lock l = store.store().readLock();
     l.lock();
     try {
-      TreeCursor c = tree.cursor();
+      BufferedCursor c = cursor();
       int n = 0;
       for (boolean on = c.seek(probe); on && n < values.length; on = c.next()) {
         values[n++] = c.rid();
@@ -123,6 +140,12 @@ final class IdxkitKv implements KvStore {
     } finally {
       l.unlock();
     }
+  }
+
+  /** The tree with the committed change buffer over it; under the read lock. */
+  private BufferedCursor cursor() {
+    return new BufferedCursor(
+        tree, store.store().committedView().buffered(TreeStore.INDEX_ID), false);
   }
 
   @Override

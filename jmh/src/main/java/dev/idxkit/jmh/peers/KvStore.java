@@ -49,6 +49,14 @@ interface KvStore extends AutoCloseable {
    */
   void insertBatch(long[] keys, long[] values, int from, int to) throws Exception;
 
+  /**
+   * Finishes work the inserts deferred, after the last {@link #insertBatch}: idxkit merges its
+   * change buffers into the tree, RocksDB flushes its memtable. Timed apart from the rounds, and
+   * added to them in the "with deferred work" rate, so that work a store put off is not left out.
+   * The default does nothing (the inserts are in the store's structure already).
+   */
+  default void finishInserts() throws Exception {}
+
   @Override
   void close() throws Exception;
 }

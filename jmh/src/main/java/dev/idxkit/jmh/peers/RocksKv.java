@@ -114,6 +114,14 @@ final class RocksKv implements KvStore {
     }
   }
 
+  /** The memtable written out as a level-0 file, waited for; compactions are left running. */
+  @Override
+  public void finishInserts() throws Exception {
+    try (org.rocksdb.FlushOptions f = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+      db.flush(f);
+    }
+  }
+
   @Override
   public long get(long k) throws Exception {
     putLong(key, k);

@@ -343,6 +343,18 @@ public final class ShardMerge {
         throw new InvalidInputException(
             s.dir() + ": index " + ix.name() + " is not active in the shard (was it finished?)");
       }
+      long buffered = Engine.of(s).bufferedChanges();
+      if (buffered > 0) {
+        // Read-only, the shard's trees lack what its change buffers hold (left by transactions
+        // and a crash); a read-write open and close merges them.
+        throw new InvalidInputException(
+            s.dir()
+                + ": "
+                + buffered
+                + " index changes are not merged into the shard's trees yet (transactions"
+                + " before a crash): rebuild its indexes (idxkit idxbuild) or open and close it"
+                + " read-write once, then merge again");
+      }
       TreeEntries tree =
           TreeEntries.open(Engine.of(s).committedPages(ix.area()), st.root(), ix.name());
       return new ShardEntries(tree, offsets[shard], manifest.pageSize() / 4 + 16);
