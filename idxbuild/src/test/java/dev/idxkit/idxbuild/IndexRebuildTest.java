@@ -12,8 +12,9 @@ import dev.idxkit.core.Row;
 import dev.idxkit.core.RowCursor;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
+import dev.idxkit.core.internal.Internals;
 import dev.idxkit.core.internal.btree.BTree;
-import dev.idxkit.core.internal.btree.TreeCursor;
+import dev.idxkit.core.internal.btree.BufferedCursor;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
@@ -103,7 +104,10 @@ class IndexRebuildTest {
     return new Object[] {(long) id, a, b, c, d, e};
   }
 
-  /** Every entry of every index, as stored, in tree order. */
+  /**
+   * Every entry of every index as readers see it, in key order: the tree's, with what its change
+   * buffer holds laid over them (the rows inserted by transactions are buffered until a merge).
+   */
   private static Map<String, List<byte[]>> entries(Database db) {
     Map<String, List<byte[]>> out = new LinkedHashMap<>();
     Lock l = Engine.of(db).readLock();
@@ -112,8 +116,11 @@ class IndexRebuildTest {
       for (IndexInfo ix : db.catalog().indexes()) {
         IndexState s = Engine.of(db).meta().index(ix.id());
         List<byte[]> list = new ArrayList<>();
-        TreeCursor c =
-            new BTree(Engine.of(db).committedPages(ix.area()), s.root(), ix.name()).cursor();
+        BufferedCursor c =
+            new BufferedCursor(
+                new BTree(Engine.of(db).committedPages(ix.area()), s.root(), ix.name()),
+                Internals.store(db).committedView().buffered(ix.id()),
+                false);
         for (boolean on = c.first(); on; on = c.next()) {
           list.add(c.entry());
         }

@@ -35,7 +35,10 @@ import java.util.TreeMap;
  * and an explicit {@code db.checkpoint()} after about one unit in four, announced with {@code PHASE
  * checkpoint}, so kills land while pages are double-written and written home, while the meta slot
  * is written, while the log segments switch and are emptied, and while commits run beside all of
- * that.
+ * that. Its change buffers (the composite and the string index are buffered) are bounded at 64 KiB,
+ * so they are merged into their trees every few units as well, and kills land in those merges; in
+ * {@code txn} they stay below the default bound: each recovery carries them into the log segment
+ * its checkpoint starts, and a close merges them.
  *
  * <p>Verification: the ledger holds exactly units 1..u (that is how many units committed), each
  * ledger row and every {@code item} row equals the replay of units 1..u, every index scans to
@@ -65,7 +68,10 @@ final class TxnCampaign implements CrashCampaign {
   public DatabaseOptions options() {
     DatabaseOptions o = DatabaseOptions.defaults().withDurability(Durability.SYNC);
     return checkpoints
-        ? o.withPageSize(4096).withCheckpointBytes(1 << 20).withDirtyPageBytes(1 << 20)
+        ? o.withPageSize(4096)
+            .withCheckpointBytes(1 << 20)
+            .withDirtyPageBytes(1 << 20)
+            .withChangeBufferBytes(64 << 10)
         : o;
   }
 

@@ -1,0 +1,708 @@
+package dev.idxkit.core.internal.txn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idxkit.core.Durability;
+import dev.idxkit.core.IndexStatus;
+import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.btree.BufferedCursor;
+import dev.idxkit.core.internal.btree.TreeCursor;
+import dev.idxkit.core.internal.log.WalFormat;
+import dev.idxkit.core.spi.FileIo;
+import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageType;
+import dev.idxkit.core.testing.CrashCopy;
+import dev.idxkit.core.testing.ForwardingFileChannel;
+import dev.idxkit.core.testing.Seeds;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Change buffers and checkpoints beside the commits: such a checkpoint does not merge the buffers
+ * into their trees, it writes a snapshot of them at the head of the log segment it switches to, so
+ * that the segment it leaves (and with it the commits that buffered those changes) can be emptied.
+ *
+ * <p>One index in area 0, its 16-byte entries (an 8-byte big-endian key, an 8-byte rid) inserted
+ * and deleted through the buffer only; heap pages of the same area, changed by the same
+ * transactions, drive the dirty pages past half of {@code dirtyPageBytes}, which starts the
+ * checkpoints beside the commits. The change buffer bound is large: nothing merges but what the
+ * test (or a checkpoint that holds the writer) asks for.
+ *
+ * <p>Recovery has two cases: one segment holds frames (the checkpoint beside finished, or none
+ * ran): the buffers are kept and recovery's checkpoint runs beside, writing a snapshot again; both
+ * segments hold frames (a crash while a checkpoint beside was writing): the buffers are merged and
+ * a checkpoint that holds the writer resets the log. Both must give back every committed entry.
+ */
+class BackgroundCheckpointBuffersTest {
+  static final int PAGE = 4096;
+  static final int INDEX = 0;
+  static final int AREA = 0;
+  static final String NAME = "idx";
+  static final long CHANGE_BUFFER_BYTES = 64L << 20;
+
+  @TempDir Path tmp;
+
+  /**
+   * The database: heap pages of area 0, each holding a value at its body start, and the entries of
+   * one index, all changed through its change buffer.
+   */
+  private static final class Model {
+    final int pages;
+    final long[] pageNos;
+    final long[] values;
+    final NavigableSet<byte[]> entries = new TreeSet<>(Arrays::compareUnsigned);
+    // Entries deleted and not inserted again: candidates for a new insert of the same bytes.
+    final List<byte[]> deleted = new ArrayList<>();
+    final SplittableRandom rnd;
+    long nextRid = 1;
+
+    Model(int pages, SplittableRandom rnd) {
+      this.pages = pages;
+      this.pageNos = new long[pages];
+      this.values = new long[pages];
+      this.rnd = rnd;
+    }
+
+    /** The same database, to go on with separately (a crash copy's), with a random of its own. */
+    Model copy(SplittableRandom r) {
+      Model c = new Model(pages, r);
+      System.arraycopy(pageNos, 0, c.pageNos, 0, pages);
+      System.arraycopy(values, 0, c.values, 0, pages);
+      c.entries.addAll(entries);
+      c.deleted.addAll(deleted);
+      c.nextRid = nextRid;
+      return c;
+    }
+
+    /** The index (an empty tree) and the heap pages, then a checkpoint: nothing dirty. */
+    void setUp(Store s) {
+      try (StoreTxn t = s.begin(Durability.OFF)) {
+        long root = BTree.create(t.pages(AREA));
+        t.setIndexState(INDEX, new IndexState(root, IndexStatus.ACTIVE));
+        for (int i = 0; i < pages; i++) {
+          Page p = t.pages(AREA).allocate(PageType.HEAP);
+          p.putLong(Page.HEADER_SIZE, 0);
+          pageNos[i] = p.pageNo();
+        }
+        t.commit();
+      }
+      s.checkpoint();
+    }
+
+    /**
+     * One transaction: {@code value} into {@code count} pages from {@code first} on, and the index
+     * changes {@code changes} buffers.
+     */
+    void commit(Store s, long value, int first, int count, Consumer<StoreTxn> changes) {
+      try (StoreTxn t = s.begin(Durability.OFF)) {
+        for (int k = 0; k < count; k++) {
+          int i = (first + k) % pages;
+          Page p = t.pages(AREA).write(pageNos[i]);
+          p.putLong(Page.HEADER_SIZE, value);
+          p.putLong(Page.HEADER_SIZE + 8 + (int) (value % 400) * 8, value);
+          values[i] = value;
+        }
+        changes.accept(t);
+        t.commit();
+      }
+    }
+
+    /** Buffers inserts of {@code n} new entries (some keys shared by several rids). */
+    void insertSome(StoreTxn t, int n) {
+      for (int k = 0; k < n; k++) {
+        long key = rnd.nextInt(4) == 0 ? rnd.nextInt(64) : rnd.nextLong();
+        insert(t, entry(key, nextRid++));
+      }
+    }
+
+    /** Buffers deletes of up to {@code n} present entries, chosen at random. */
+    void deleteSome(StoreTxn t, int n) {
+      for (int k = 0; k < n && !entries.isEmpty(); k++) {
+        byte[] probe = entry(rnd.nextLong(), rnd.nextLong());
+        byte[] e = entries.ceiling(probe);
+        delete(t, e != null ? e : entries.first());
+      }
+    }
+
+    /** Buffers deletes of up to {@code n} entries of {@code from} still present. */
+    void deleteSomeOf(StoreTxn t, Set<byte[]> from, int n) {
+      List<byte[]> present = new ArrayList<>();
+      for (byte[] e : from) {
+        if (entries.contains(e)) {
+          present.add(e);
+        }
+      }
+      Collections.shuffle(present, new Random(rnd.nextLong()));
+      for (int k = 0; k < n && k < present.size(); k++) {
+        delete(t, present.get(k));
+      }
+    }
+
+    /** Buffers inserts again of up to {@code n} deleted entries (the same bytes). */
+    void reinsertSome(StoreTxn t, int n) {
+      for (int k = 0; k < n && !deleted.isEmpty(); k++) {
+        int i = rnd.nextInt(deleted.size());
+        byte[] e = deleted.get(i);
+        deleted.set(i, deleted.get(deleted.size() - 1));
+        deleted.remove(deleted.size() - 1);
+        insert(t, e);
+      }
+    }
+
+    private void insert(StoreTxn t, byte[] e) {
+      assertThat(entries.contains(e)).as("inserting a present entry").isFalse();
+      t.buffer(INDEX, AREA, NAME, e, true);
+      entries.add(e);
+    }
+
+    private void delete(StoreTxn t, byte[] e) {
+      assertThat(entries.contains(e)).as("deleting an absent entry").isTrue();
+      t.buffer(INDEX, AREA, NAME, e, false);
+      entries.remove(e);
+      deleted.add(e);
+    }
+
+    NavigableSet<byte[]> entriesNow() {
+      NavigableSet<byte[]> c = new TreeSet<>(Arrays::compareUnsigned);
+      c.addAll(entries);
+      return c;
+    }
+
+    List<String> expected() {
+      List<String> out = new ArrayList<>(entries.size());
+      for (byte[] e : entries) {
+        out.add(hex(e));
+      }
+      return out;
+    }
+
+    /** Every page's value, and the index's entries read through its buffer, both directions. */
+    void assertMatches(Store s, String when) {
+      Lock l = s.readLock();
+      l.lock();
+      try {
+        for (int i = 0; i < pages; i++) {
+          assertThat(s.committedPages(AREA).read(pageNos[i]).getLong(Page.HEADER_SIZE))
+              .as("page %d, %s", pageNos[i], when)
+              .isEqualTo(values[i]);
+        }
+        List<String> want = expected();
+        assertThat(readBuffered(s, false))
+            .as("entries through the buffer, %s", when)
+            .containsExactlyElementsOf(want);
+        List<String> reversed = new ArrayList<>(want);
+        Collections.reverse(reversed);
+        assertThat(readBuffered(s, true))
+            .as("entries through the buffer in reverse, %s", when)
+            .containsExactlyElementsOf(reversed);
+        List<String> problems = new ArrayList<>();
+        tree(s).check(problems::add);
+        assertThat(problems).as("problems of the tree, %s", when).isEmpty();
+      } finally {
+        l.unlock();
+      }
+    }
+
+    /** Nothing buffered, and the tree alone holds every entry. */
+    void assertInTreeAlone(Store s, String when) {
+      Lock l = s.readLock();
+      l.lock();
+      try {
+        assertThat(s.bufferedChanges()).as("changes buffered, %s", when).isZero();
+        List<String> got = new ArrayList<>();
+        TreeCursor c = tree(s).cursor();
+        for (boolean on = c.first(); on; on = c.next()) {
+          got.add(hex(c.entry()));
+        }
+        assertThat(got)
+            .as("entries of the tree alone, %s", when)
+            .containsExactlyElementsOf(expected());
+      } finally {
+        l.unlock();
+      }
+    }
+  }
+
+  /** The index's committed tree; under the read lock. */
+  private static BTree tree(Store s) {
+    return new BTree(s.committedPages(AREA), s.meta().index(INDEX).root(), NAME);
+  }
+
+  /** The committed entries through the committed buffer; under the read lock. */
+  private static List<String> readBuffered(Store s, boolean reverse) {
+    BufferedCursor c = new BufferedCursor(tree(s), s.committedView().buffered(INDEX), reverse);
+    List<String> out = new ArrayList<>();
+    for (boolean on = c.first(); on; on = c.next()) {
+      out.add(hex(c.entry()));
+    }
+    return out;
+  }
+
+  private static long bufferedChanges(Store s) {
+    Lock l = s.readLock();
+    l.lock();
+    try {
+      return s.bufferedChanges();
+    } finally {
+      l.unlock();
+    }
+  }
+
+  private static byte[] entry(long key, long rid) {
+    return ByteBuffer.allocate(16).putLong(key).putLong(rid).array();
+  }
+
+  private static String hex(byte[] e) {
+    return HexFormat.of().formatHex(e);
+  }
+
+  /**
+   * Dirty pages bounded at 1 MiB, 256 pages: a checkpoint beside the commits starts past 128
+   * changed pages, and a commit waits for it only past 256 in both indexes. The change buffers
+   * never reach their bound.
+   */
+  private static StoreOptions options(FileIo io) {
+    return StoreOptions.defaults()
+        .withPageSize(PAGE)
+        .withDurability(Durability.OFF)
+        .withCheckpointBytes(1L << 40)
+        .withDirtyPageBytes(256L * PAGE)
+        .withChangeBufferBytes(CHANGE_BUFFER_BYTES)
+        .withFileIo(io);
+  }
+
+  /**
+   * Waits for the checkpoint beside the commits started since {@code before} to finish: first for
+   * it to empty the segment it left (a latch of the file seam), then for its stats, which it
+   * records right after deleting its double write (a few file operations later).
+   */
+  private static void awaitCheckpointBeside(Store s, HoldingIo io, CheckpointStats before)
+      throws InterruptedException {
+    assertThat(io.emptied.tryAcquire(30, TimeUnit.SECONDS))
+        .as("the checkpoint beside the commits emptied the segment it left")
+        .isTrue();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (s.lastCheckpoint() == before) {
+      assertThat(System.nanoTime()).as("the checkpoint recorded its stats").isLessThan(deadline);
+      Thread.onSpinWait();
+    }
+  }
+
+  private static long size(Path dir, String file) throws IOException {
+    return Files.size(dir.resolve(file));
+  }
+
+  /**
+   * Buffered changes committed before a checkpoint beside the commits live on only in its snapshot
+   * once it has emptied the segment they were logged in: a crash copy after it recovers them (the
+   * first case, which keeps them buffered), and so does one after a second checkpoint beside, back
+   * on the first segment; a close merges them.
+   */
+  @Test
+  void aCheckpointBesideTheCommitsKeepsTheBuffers() throws Exception {
+    long seed = Seeds.seed();
+    String why = Seeds.reproduce(seed, getClass());
+    System.out.println("aCheckpointBesideTheCommitsKeepsTheBuffers: " + why);
+    SplittableRandom rnd = Seeds.random(seed);
+    HoldingIo io = new HoldingIo();
+    Path dir = tmp.resolve("db");
+    Model m = new Model(400, rnd.split());
+    try (Store s = Store.create(dir, options(io), Map.of(0, "data"), new byte[0]);
+        HoldingIo released = io) {
+      m.setUp(s);
+      // A hundred pages and the entries: under half the bound, no checkpoint yet.
+      m.commit(s, 1, 0, 100, t -> m.insertSome(t, 300));
+      for (int i = 0; i < 5; i++) {
+        m.commit(
+            s,
+            2 + i,
+            0,
+            10,
+            t -> {
+              m.insertSome(t, 50);
+              m.deleteSome(t, 20);
+              m.reinsertSome(t, 5);
+            });
+      }
+      m.commit(s, 7, 0, 0, t -> m.deleteSome(t, 30));
+      assertThat(Files.exists(dir.resolve("wal2"))).as("no checkpoint started, " + why).isFalse();
+      m.assertMatches(s, "before the checkpoint, " + why);
+      // 140 changed pages: this commit starts a checkpoint beside the commits.
+      CheckpointStats before = s.lastCheckpoint();
+      m.commit(s, 8, 100, 40, t -> m.insertSome(t, 40));
+      awaitCheckpointBeside(s, io, before);
+      assertThat(s.lastCheckpoint().pages())
+          .as("the checkpoint beside wrote the heap pages, " + why)
+          .isEqualTo(140);
+      assertThat(size(dir, "wal")).as("the checkpoint emptied the first segment").isZero();
+      assertThat(bufferedChanges(s))
+          .as("the checkpoint beside left the buffers alone, " + why)
+          .isPositive();
+      m.assertMatches(s, "after the checkpoint beside, " + why);
+
+      // Into the second segment, after the snapshot: deletes of entries buffered before the
+      // switch, inserts, and inserts again of deleted entries.
+      for (int i = 0; i < 3; i++) {
+        m.commit(
+            s,
+            10 + i,
+            200,
+            20,
+            t -> {
+              m.deleteSome(t, 60);
+              m.insertSome(t, 60);
+              m.reinsertSome(t, 10);
+            });
+      }
+      m.assertMatches(s, "after more commits, " + why);
+      Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
+      Model atCrash = m.copy(rnd.split());
+      assertThat(size(crash, "wal")).as("the first segment is empty").isZero();
+      assertThat(size(crash, "wal2"))
+          .as("the second segment holds the snapshot and the commits after it")
+          .isGreaterThan(WalFormat.HEADER_SIZE);
+      assertOpensWithTheBuffers(crash, atCrash, "after one checkpoint beside, " + why);
+
+      // A second checkpoint beside, back to the first segment: 20 + 130 changed pages.
+      before = s.lastCheckpoint();
+      m.commit(
+          s,
+          20,
+          0,
+          130,
+          t -> {
+            m.insertSome(t, 30);
+            m.deleteSome(t, 30);
+          });
+      awaitCheckpointBeside(s, io, before);
+      assertThat(size(dir, "wal2")).as("the second checkpoint emptied the second segment").isZero();
+      assertThat(bufferedChanges(s)).as("still buffered, " + why).isPositive();
+      for (int i = 0; i < 3; i++) {
+        m.commit(
+            s,
+            21 + i,
+            300,
+            20,
+            t -> {
+              m.deleteSome(t, 40);
+              m.insertSome(t, 40);
+              m.reinsertSome(t, 10);
+            });
+      }
+      m.assertMatches(s, "after the second checkpoint beside, " + why);
+      Path crash2 = CrashCopy.of(dir, tmp.resolve("crash2"));
+      Model atCrash2 = m.copy(rnd.split());
+      assertThat(size(crash2, "wal"))
+          .as("the first segment holds the second snapshot and the commits after it")
+          .isGreaterThan(WalFormat.HEADER_SIZE);
+      assertThat(size(crash2, "wal2")).as("the second segment is empty").isZero();
+      assertOpensWithTheBuffers(crash2, atCrash2, "after two checkpoints beside, " + why);
+
+      m.commit(s, 30, 100, 30, t -> m.insertSome(t, 20));
+      m.assertMatches(s, "before close, " + why);
+    }
+    try (Store again = Store.open(dir, options(FileIo.DEFAULT))) {
+      m.assertMatches(again, "reopened after close, " + why);
+      m.assertInTreeAlone(again, "reopened after close (which merges), " + why);
+    }
+    assertThat(Files.exists(dir.resolve("wal2"))).as("close leaves one segment").isFalse();
+  }
+
+  /**
+   * Opens {@code crash} (one segment holds frames) read-only, then read-write: every entry is
+   * there, still buffered (recovery's checkpoint ran beside and kept them); a merge then puts them
+   * in the tree, and a reopen gives them back again.
+   */
+  private void assertOpensWithTheBuffers(Path crash, Model m, String when) {
+    try (Store copy = Store.open(crash, options(FileIo.DEFAULT).withReadOnly(true))) {
+      m.assertMatches(copy, "opened read-only " + when);
+      assertThat(bufferedChanges(copy)).as("buffered, read-only " + when).isPositive();
+    }
+    // The segment that holds the frames: recovery resumes on it, and its checkpoint empties it.
+    String held = sizeOrZero(crash, "wal2") > 0 ? "wal2" : "wal";
+    try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
+      m.assertMatches(copy, "recovered " + when);
+      assertThat(bufferedChanges(copy))
+          .as("recovery's checkpoint beside kept the buffers, " + when)
+          .isPositive();
+      assertThat(sizeOrZero(crash, held))
+          .as("recovery's checkpoint beside emptied the segment it replayed (%s), %s", held, when)
+          .isZero();
+      m.commit(
+          copy,
+          1000,
+          50,
+          10,
+          t -> {
+            m.insertSome(t, 20);
+            m.deleteSome(t, 20);
+          });
+      m.assertMatches(copy, "recovered and changed " + when);
+      copy.mergeAllBuffers();
+      m.assertMatches(copy, "recovered and merged " + when);
+      m.assertInTreeAlone(copy, "recovered and merged " + when);
+    }
+    try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
+      m.assertMatches(copy, "recovered, merged and reopened " + when);
+      m.assertInTreeAlone(copy, "recovered, merged and reopened " + when);
+    }
+  }
+
+  private static long sizeOrZero(Path dir, String file) {
+    try {
+      return Files.exists(dir.resolve(file)) ? Files.size(dir.resolve(file)) : 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A crash while a checkpoint beside the commits is held in one of its writes, with buffered
+   * changes in both segments (before the switch, and after the snapshot at the head of the second:
+   * deletes of entries buffered before it, inserts, inserts again): recovery replays both, merges
+   * the buffers into the tree and resets the log; every entry is there, in the tree alone. A crash
+   * of that recovered database after more buffered commits recovers them too; the original goes on
+   * and its close merges.
+   */
+  @ParameterizedTest(name = "held in {0}")
+  @ValueSource(strings = {"the double write", "a home write", "the meta write"})
+  void aCrashWhileACheckpointBesideIsHeldRecoversTheBuffers(String where) throws Exception {
+    long seed = Seeds.seed();
+    String why = "held in " + where + ", " + Seeds.reproduce(seed, getClass());
+    System.out.println("aCrashWhileACheckpointBesideIsHeldRecoversTheBuffers: " + why);
+    SplittableRandom rnd = Seeds.random(seed);
+    Predicate<Path> file =
+        switch (where) {
+          case "the double write" -> p -> p.getFileName().toString().startsWith("dwb.");
+          case "a home write" -> p -> p.getFileName().toString().equals("data.area");
+          default -> p -> p.getFileName().toString().equals("meta");
+        };
+    HoldingIo io = new HoldingIo();
+    Path dir = tmp.resolve("db");
+    Model m = new Model(400, rnd.split());
+    try (Store s = Store.create(dir, options(io), Map.of(0, "data"), new byte[0]);
+        HoldingIo released = io) {
+      m.setUp(s);
+      // Entries in the tree first, so that buffered deletes hide entries of the tree.
+      m.commit(s, 1, 0, 0, t -> m.insertSome(t, 400));
+      s.mergeAllBuffers();
+      s.checkpoint();
+      m.assertInTreeAlone(s, "after the first merge, " + why);
+      // A hundred pages with buffered changes: under half the bound, no checkpoint yet.
+      m.commit(
+          s,
+          2,
+          0,
+          100,
+          t -> {
+            m.insertSome(t, 150);
+            m.deleteSome(t, 80);
+          });
+      for (int i = 0; i < 5; i++) {
+        m.commit(
+            s,
+            3 + i,
+            0,
+            5,
+            t -> {
+              m.insertSome(t, 30);
+              m.deleteSome(t, 30);
+              m.reinsertSome(t, 10);
+            });
+      }
+      assertThat(Files.exists(dir.resolve("wal2"))).as("no checkpoint started, " + why).isFalse();
+      NavigableSet<byte[]> beforeSwitch = m.entriesNow();
+      io.holdNextWrite(file);
+      // 140 changed pages: this commit starts a checkpoint beside the commits.
+      m.commit(s, 10, 100, 40, t -> m.insertSome(t, 20));
+      assertThat(io.held.await(30, TimeUnit.SECONDS))
+          .as("the checkpoint reached " + where)
+          .isTrue();
+      // Into the second segment while the checkpoint is held: 80 pages, 220 in both indexes.
+      m.commit(
+          s,
+          11,
+          200,
+          40,
+          t -> {
+            m.deleteSomeOf(t, beforeSwitch, 120);
+            m.insertSome(t, 100);
+          });
+      m.commit(
+          s,
+          12,
+          20,
+          40,
+          t -> {
+            m.reinsertSome(t, 40);
+            m.deleteSome(t, 40);
+            m.insertSome(t, 40);
+          });
+      m.commit(s, 13, 0, 0, t -> m.deleteSomeOf(t, beforeSwitch, 30));
+      m.assertMatches(s, "while the checkpoint is held, " + why);
+      assertThat(bufferedChanges(s)).as("buffered, " + why).isPositive();
+      Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
+      Model atCrash = m.copy(rnd.split());
+      assertThat(sizeOrZero(crash, "wal"))
+          .as("the first segment holds the commits before the switch")
+          .isGreaterThan(WalFormat.HEADER_SIZE);
+      assertThat(sizeOrZero(crash, "wal2"))
+          .as("the second segment holds the snapshot and the commits after it")
+          .isGreaterThan(WalFormat.HEADER_SIZE);
+      io.release();
+
+      // Read-only first: both segments replayed in memory, the buffers with them, nothing written.
+      try (Store copy = Store.open(crash, options(FileIo.DEFAULT).withReadOnly(true))) {
+        atCrash.assertMatches(copy, "opened read-only, " + why);
+        assertThat(bufferedChanges(copy)).as("buffered, read-only, " + why).isPositive();
+      }
+      assertThat(Files.exists(crash.resolve("wal2"))).as("read-only leaves the segments").isTrue();
+      try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
+        atCrash.assertMatches(copy, "recovered, " + why);
+        atCrash.assertInTreeAlone(copy, "recovered (both segments: merged), " + why);
+        assertThat(Files.exists(crash.resolve("wal2")))
+            .as("recovery's checkpoint reset the log to one segment, " + why)
+            .isFalse();
+        assertThat(doubleWrites(crash)).as("no double write left, " + why).isEmpty();
+        // Buffered commits on the recovered database, then a crash of it.
+        for (int i = 0; i < 3; i++) {
+          atCrash.commit(
+              copy,
+              100 + i,
+              10 * i,
+              30,
+              t -> {
+                atCrash.insertSome(t, 50);
+                atCrash.deleteSome(t, 50);
+                atCrash.reinsertSome(t, 10);
+              });
+        }
+        atCrash.assertMatches(copy, "recovered and changed, " + why);
+        assertThat(bufferedChanges(copy)).as("buffered again, " + why).isPositive();
+        Path crash2 = CrashCopy.of(crash, tmp.resolve("crash2"));
+        try (Store copy2 = Store.open(crash2, options(FileIo.DEFAULT))) {
+          atCrash.assertMatches(copy2, "recovered twice, " + why);
+        }
+      }
+
+      // The original goes on once its checkpoint is released.
+      m.commit(
+          s,
+          20,
+          300,
+          60,
+          t -> {
+            m.insertSome(t, 50);
+            m.deleteSome(t, 50);
+          });
+      m.assertMatches(s, "after the checkpoint went on, " + why);
+    }
+    try (Store again = Store.open(dir, options(FileIo.DEFAULT))) {
+      m.assertMatches(again, "reopened after close, " + why);
+      m.assertInTreeAlone(again, "reopened after close (which merges), " + why);
+    }
+    assertThat(Files.exists(dir.resolve("wal2"))).as("close leaves one segment").isFalse();
+  }
+
+  private static List<Path> doubleWrites(Path dir) throws IOException {
+    try (Stream<Path> s = Files.list(dir)) {
+      return s.filter(p -> p.getFileName().toString().startsWith("dwb.")).toList();
+    }
+  }
+
+  /**
+   * The real file channels, one of whose positional writes can be held (until {@link #release}), on
+   * the first file that matches; and a count of the log segments a checkpoint beside the commits
+   * emptied (a truncate to nothing of {@code wal} or {@code wal2} on the checkpoint's thread).
+   */
+  private static final class HoldingIo implements FileIo, AutoCloseable {
+    final CountDownLatch held = new CountDownLatch(1);
+    final Semaphore emptied = new Semaphore(0);
+    private final CountDownLatch go = new CountDownLatch(1);
+    private volatile Predicate<Path> hold;
+
+    void holdNextWrite(Predicate<Path> file) {
+      hold = file;
+    }
+
+    void release() {
+      go.countDown();
+    }
+
+    /** Releases a held write, so that a failed test does not leave the checkpoint waiting. */
+    @Override
+    public void close() {
+      release();
+    }
+
+    @Override
+    public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
+      return new Held(FileChannel.open(path, options), path);
+    }
+
+    private final class Held extends ForwardingFileChannel {
+      private final Path path;
+
+      Held(FileChannel real, Path path) {
+        super(real);
+        this.path = path;
+      }
+
+      @Override
+      public FileChannel truncate(long size) throws IOException {
+        super.truncate(size);
+        String name = path.getFileName().toString();
+        if (size == 0
+            && (name.equals("wal") || name.equals("wal2"))
+            && Thread.currentThread().getName().startsWith("idxkit-checkpoint-")) {
+          emptied.release();
+        }
+        return this;
+      }
+
+      @Override
+      public int write(ByteBuffer src, long position) throws IOException {
+        Predicate<Path> h = hold;
+        if (h != null && h.test(path)) {
+          hold = null;
+          held.countDown();
+          try {
+            go.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while held", e);
+          }
+        }
+        return real.write(src, position);
+      }
+    }
+  }
+}
