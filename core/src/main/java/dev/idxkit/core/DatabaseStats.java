@@ -20,6 +20,8 @@ import java.util.List;
  *     checkpointed since
  * @param committedImageBytes bytes of committed page images held in memory until the next
  *     checkpoint
+ * @param bufferedChanges index entry changes held in change buffers, not yet merged into their
+ *     trees
  * @param readAhead whether the kernel is told how the area files' mappings are read
  */
 public record DatabaseStats(
@@ -30,6 +32,7 @@ public record DatabaseStats(
     long logBytes,
     long logTransactions,
     long committedImageBytes,
+    long bufferedChanges,
     List<AreaStats> areas,
     List<TableStats> tables,
     List<IndexStats> indexes,

@@ -91,6 +91,7 @@ final class StatsReader {
         store.walBytes(),
         store.recovery().transactions(),
         store.committedImages(),
+        store.bufferedChanges(),
         areas,
         tables,
         indexes,

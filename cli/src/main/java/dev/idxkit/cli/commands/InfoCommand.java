@@ -66,6 +66,7 @@ public final class InfoCommand extends DbCommand {
       long checkpointLsn,
       long walBytes,
       long walTransactions,
+      long bufferedChanges,
       List<Area> areas,
       List<TableLine> tables,
       List<IndexLine> indexes,
@@ -105,6 +106,7 @@ public final class InfoCommand extends DbCommand {
               st.checkpointLsn(),
               st.logBytes(),
               st.logTransactions(),
+              st.bufferedChanges(),
               areas,
               tables,
               indexes,
@@ -132,6 +134,14 @@ public final class InfoCommand extends DbCommand {
             + " committed transaction"
             + (f.walTransactions == 1 ? "" : "s")
             + " not yet checkpointed");
+    if (f.bufferedChanges > 0) {
+      out.println(
+          "buffers     "
+              + f.bufferedChanges
+              + " index entry change"
+              + (f.bufferedChanges == 1 ? "" : "s")
+              + " not in the trees yet (readers see them; a read-write close merges them)");
+    }
     out.println("read-ahead  " + f.readAhead.describe());
     out.println();
     out.println("areas");
@@ -184,6 +194,7 @@ public final class InfoCommand extends DbCommand {
     ObjectNode w = o.putObject("wal");
     w.put("bytes", f.walBytes);
     w.put("transactionsNotCheckpointed", f.walTransactions);
+    o.put("bufferedChanges", f.bufferedChanges);
     ObjectNode ra = o.putObject("readAhead");
     ra.put("controlled", f.readAhead.controlled());
     ra.put("detail", f.readAhead.detail());

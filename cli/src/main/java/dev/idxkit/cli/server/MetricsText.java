@@ -108,6 +108,11 @@ final class MetricsText {
         "idxkit_db_committed_image_bytes",
         "Committed page images held in memory until the next checkpoint.",
         st.committedImageBytes());
+    gauge(
+        r,
+        "idxkit_db_buffered_changes",
+        "Index entry changes in change buffers, not yet merged into their trees.",
+        st.bufferedChanges());
     gauge(r, "idxkit_db_generation", "Generation of the current meta slot.", st.generation());
     GaugeWithCallback.builder()
         .name("idxkit_db_table_rows")

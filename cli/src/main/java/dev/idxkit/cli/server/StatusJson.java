@@ -59,6 +59,7 @@ final class StatusJson {
     d.put("generation", st.generation());
     d.put("walBytes", st.logBytes());
     d.put("committedImageBytes", st.committedImageBytes());
+    d.put("bufferedChanges", st.bufferedChanges());
     ArrayNode tables = d.putArray("tables");
     for (DatabaseStats.TableStats t : st.tables()) {
       ObjectNode n = tables.addObject();

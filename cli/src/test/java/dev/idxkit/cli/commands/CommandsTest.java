@@ -205,6 +205,7 @@ class CommandsTest {
     assertThat(o.get("database").asText()).isEqualTo(dir);
     assertThat(text.out()).contains("checkpoint  generation " + o.get("generation").asLong() + " ");
     assertThat(o.get("wal").get("transactionsNotCheckpointed").isIntegralNumber()).isTrue();
+    assertThat(o.get("bufferedChanges").isIntegralNumber()).isTrue();
     assertThat(o.get("ddl").asText()).startsWith("CREATE TABLE item (");
     assertThat(o.get("tables").get(0).get("rows").asLong()).isEqualTo(ItemDb.ROWS);
     assertThat(o.get("indexes")).hasSize(3).allMatch(i -> i.get("state").asText().equals("active"));

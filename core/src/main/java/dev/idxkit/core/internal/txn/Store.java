@@ -311,11 +311,14 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * Called by a commit, holding the writer: when the committed change buffers pass {@code
-   * changeBufferBytes}, merges the biggest until half of it is left.
+   * Called by a commit, holding the writer: when the committed change buffers pass their bound,
+   * merges the biggest until half of it is left. The bound is {@code changeBufferBytes}, and at
+   * most a quarter of {@code dirtyPageBytes}: every checkpoint beside the commits writes the
+   * buffers into the log, so a checkpoint that writes half of {@code dirtyPageBytes} of pages
+   * writes at most half as much again of buffers.
    */
   void mergeBuffersPastBound() {
-    long bound = options.changeBufferBytes();
+    long bound = Math.min(options.changeBufferBytes(), options.dirtyPageBytes() / 4);
     if (committed.buffers().bytes() > bound) {
       mergeBuffers(bound / 2);
     }

@@ -28,9 +28,11 @@ import dev.idxkit.core.spi.Page;
  *     ({@link WriteBehind}): {@link WriteBehind#NATIVE} in production, a refusing one in tests
  * @param changeBufferBytes the heap for the change buffers of non-unique indexes (entries inserted
  *     and deleted by transactions, held sorted in memory and merged into their trees in key order,
- *     {@code ChangeBuffer}): past it, the biggest buffers are merged until half of it is left;
- *     every checkpoint merges them all first. 0 turns buffering off (every change goes to its tree
- *     at once). By default {@link #DEFAULT_CHANGE_BUFFER_BYTES}.
+ *     {@code ChangeBuffer}): past it (or past a quarter of {@code dirtyPageBytes}, if less: each
+ *     checkpoint beside the commits copies the buffers into the log), the biggest buffers are
+ *     merged until half of it is left; a checkpoint that holds the writer merges them all first. 0
+ *     turns buffering off (every change goes to its tree at once). By default {@link
+ *     #DEFAULT_CHANGE_BUFFER_BYTES}.
  */
 public record StoreOptions(
     int pageSize,
