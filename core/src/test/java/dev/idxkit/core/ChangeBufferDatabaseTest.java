@@ -38,10 +38,11 @@ class ChangeBufferDatabaseTest {
   /** The model: id to (grp, tag). */
   private final TreeMap<Long, Object[]> rows = new TreeMap<>();
 
+  /** The random of this test's seed (each test runs on an instance of its own). */
+  private final SplittableRandom rnd = Seeds.random(Seeds.seed());
+
   @Test
   void committedChangesAreReadFromTheBufferBeforeAnyMerge() {
-    long seed = Seeds.seed();
-    SplittableRandom rnd = Seeds.random(seed);
     try (Database db = Database.create(tmp.resolve("db"))) {
       db.execute(DDL);
       work(db, rnd, 20, 300);
@@ -59,8 +60,6 @@ class ChangeBufferDatabaseTest {
 
   @Test
   void aTransactionReadsItsOwnBufferedChangesAndARollbackDropsThem() {
-    long seed = Seeds.seed();
-    SplittableRandom rnd = Seeds.random(seed);
     try (Database db = Database.create(tmp.resolve("db"))) {
       db.execute(DDL);
       work(db, rnd, 5, 200);
@@ -82,8 +81,6 @@ class ChangeBufferDatabaseTest {
 
   @Test
   void aCrashKeepsEveryCommittedBufferedChange() throws IOException {
-    long seed = Seeds.seed();
-    SplittableRandom rnd = Seeds.random(seed);
     Path dir = tmp.resolve("db");
     Path crash;
     try (Database db = Database.create(dir)) {
@@ -117,8 +114,6 @@ class ChangeBufferDatabaseTest {
 
   @Test
   void aSmallBoundMergesAsItGoesAndNothingIsLost() {
-    long seed = Seeds.seed();
-    SplittableRandom rnd = Seeds.random(seed);
     DatabaseOptions small = DatabaseOptions.defaults().withChangeBufferBytes(16 << 10);
     try (Database db = Database.create(tmp.resolve("db"), small)) {
       db.execute(DDL);
@@ -141,8 +136,6 @@ class ChangeBufferDatabaseTest {
    */
   @Test
   void checkpointsBesideTheCommitsKeepTheBuffersInTheLog() throws IOException {
-    long seed = Seeds.seed();
-    SplittableRandom rnd = Seeds.random(seed);
     Path dir = tmp.resolve("db");
     DatabaseOptions o = DatabaseOptions.defaults().withDirtyPageBytes(1 << 20);
     Path crash;
@@ -168,8 +161,6 @@ class ChangeBufferDatabaseTest {
 
   @Test
   void withBufferingOffNothingIsBuffered() {
-    long seed = Seeds.seed();
-    SplittableRandom rnd = Seeds.random(seed);
     DatabaseOptions off = DatabaseOptions.defaults().withChangeBufferBytes(0);
     try (Database db = Database.create(tmp.resolve("db"), off)) {
       db.execute(DDL);

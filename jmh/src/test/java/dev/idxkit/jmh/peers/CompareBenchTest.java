@@ -56,9 +56,12 @@ class CompareBenchTest {
       assertThat(sheet.value(s, "round 2", "lookup")).as(s).isPositive();
       assertThat(sheet.value(s, "", "insert")).as(s).isPositive();
       assertThat(sheet.value(s, "round 2", "insert")).as(s).isPositive();
+      assertThat(sheet.value(s, "", "insert with deferred work")).as(s).isPositive();
+      assertThat(sheet.value(s, "", "deferred work")).as(s).isGreaterThanOrEqualTo(0);
       assertThat(sheet.settings()).containsKey(s);
     }
-    assertThat(sheet.ratios()).hasSize(5 * (CompareBench.STORES.size() - 1));
+    // Per peer: build, lookups, lookup CPU, scans, inserts, and inserts with the deferred work.
+    assertThat(sheet.ratios()).hasSize(6 * (CompareBench.STORES.size() - 1));
     assertThat(sheet.goals())
         .extracting(ResultSheet.Goal::goal)
         .containsExactly(

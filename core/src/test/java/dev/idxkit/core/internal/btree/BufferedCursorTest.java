@@ -1,15 +1,20 @@
 package dev.idxkit.core.internal.btree;
 
+import static dev.idxkit.core.internal.btree.CursorChecks.assertFullWalks;
+import static dev.idxkit.core.internal.btree.CursorChecks.assertSeek;
+import static dev.idxkit.core.internal.btree.CursorChecks.entry;
+import static dev.idxkit.core.internal.btree.CursorChecks.hex;
+import static dev.idxkit.core.internal.btree.CursorChecks.keyPool;
+import static dev.idxkit.core.internal.btree.CursorChecks.newSet;
+import static dev.idxkit.core.internal.btree.CursorChecks.probe;
+import static dev.idxkit.core.internal.btree.CursorChecks.randomEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idxkit.core.Rid;
 import dev.idxkit.core.testing.MemoryPageAccess;
 import dev.idxkit.core.testing.Seeds;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
@@ -25,27 +30,9 @@ import org.junit.jupiter.api.Test;
  */
 class BufferedCursorTest {
   private static final long SEED = Long.getLong("tests.seed", 42L);
-  private static final HexFormat HEX = HexFormat.of();
-  private static final byte[] ALPHABET = {0, 1, 0x7f, (byte) 0x80, (byte) 0xfe, (byte) 0xff};
 
   private final MemoryPageAccess pages = new MemoryPageAccess(4096);
   private final BTree tree = new BTree(pages, BTree.create(pages), "t");
-
-  /** 8-byte big-endian key {@code k} followed by rid {@code r}. */
-  static byte[] entry(long k, long r) {
-    byte[] e = new byte[16];
-    Rid.write(k, e, 0);
-    Rid.write(r, e, 8);
-    return e;
-  }
-
-  private static String hex(byte[] b) {
-    return b == null ? "null" : HEX.formatHex(b);
-  }
-
-  private static TreeSet<byte[]> newSet() {
-    return new TreeSet<>(EntryGen.UNSIGNED);
-  }
 
   // ---- deterministic cases ----
 
@@ -348,42 +335,11 @@ class BufferedCursorTest {
 
   // ---- generation ----
 
-  /**
-   * 8-byte keys: random ones, ones from a small alphabet (so also 0x00.. and 0xff.. runs that test
-   * unsigned order), and groups sharing a 4- or 6-byte prefix.
-   */
-  private static byte[][] keyPool(SplittableRandom rnd, int n) {
-    byte[][] keys = new byte[n][];
-    byte[][] prefixes = new byte[8][];
-    for (int i = 0; i < prefixes.length; i++) {
-      prefixes[i] = new byte[4 + 2 * (i % 2)];
-      for (int j = 0; j < prefixes[i].length; j++) {
-        prefixes[i][j] = (byte) rnd.nextInt(256);
-      }
-    }
-    for (int i = 0; i < n; i++) {
-      byte[] k = new byte[8];
-      int kind = rnd.nextInt(3);
-      int from = 0;
-      if (kind == 1) {
-        byte[] p = prefixes[rnd.nextInt(prefixes.length)];
-        System.arraycopy(p, 0, k, 0, p.length);
-        from = p.length;
-      }
-      for (int j = from; j < 8; j++) {
-        k[j] = kind == 2 ? ALPHABET[rnd.nextInt(ALPHABET.length)] : (byte) rnd.nextInt(256);
-      }
-      keys[i] = k;
-    }
-    return keys;
-  }
-
   /** A random 16-byte entry of a pool key, in neither {@code a} nor {@code b}. */
   private static byte[] newEntry(
       SplittableRandom rnd, byte[][] keys, NavigableSet<byte[]> a, NavigableSet<byte[]> b) {
     while (true) {
-      byte[] e = Arrays.copyOf(keys[rnd.nextInt(keys.length)], 16);
-      Rid.write(Rid.of(rnd.nextInt(1000), rnd.nextInt(8)), e, 8);
+      byte[] e = randomEntry(rnd, keys);
       if (!a.contains(e) && !b.contains(e)) {
         return e;
       }
@@ -425,47 +381,6 @@ class BufferedCursorTest {
     return s;
   }
 
-  /**
-   * A seek key: an entry of the model, an entry it does not hold, a key (8 bytes) or a shorter cut
-   * of an entry, one just past a key, random bytes, or the extremes.
-   */
-  private static byte[] probe(
-      SplittableRandom rnd, byte[][] keys, NavigableSet<byte[]> model, List<byte[]> absent) {
-    byte[] near;
-    if (model.isEmpty() || rnd.nextInt(5) == 0) {
-      near = Arrays.copyOf(keys[rnd.nextInt(keys.length)], 16);
-      Rid.write(Rid.of(rnd.nextInt(1000), rnd.nextInt(8)), near, 8);
-    } else {
-      near = Arrays.copyOf(keys[rnd.nextInt(keys.length)], 16);
-      byte[] e = rnd.nextBoolean() ? model.ceiling(near) : model.floor(near);
-      near = e != null ? e : model.first();
-    }
-    return switch (rnd.nextInt(10)) {
-      case 0, 1 -> near; // often an exact entry
-      case 2 -> absent.isEmpty() ? near : absent.get(rnd.nextInt(absent.size()));
-      case 3, 4 -> Arrays.copyOf(near, 8);
-      case 5 -> {
-        byte[] k = Arrays.copyOf(near, 8);
-        k[7]++; // just past the key's entries (or wrapped below them)
-        yield k;
-      }
-      case 6 -> Arrays.copyOf(near, rnd.nextInt(17));
-      case 7 -> {
-        byte[] k = new byte[1 + rnd.nextInt(16)];
-        for (int i = 0; i < k.length; i++) {
-          k[i] = (byte) rnd.nextInt(256);
-        }
-        yield k;
-      }
-      case 8 -> rnd.nextBoolean() ? new byte[0] : new byte[16];
-      default -> {
-        byte[] k = new byte[rnd.nextBoolean() ? 8 : 17];
-        Arrays.fill(k, (byte) 0xff);
-        yield k;
-      }
-    };
-  }
-
   // ---- checks ----
 
   /** Every entry of a cursor from its current position on. */
@@ -490,10 +405,7 @@ class BufferedCursorTest {
       ChangeBuffer[] layers, NavigableSet<byte[]> model, SplittableRandom rnd, String what) {
     BufferedCursor f = new BufferedCursor(tree, layers, false);
     BufferedCursor r = new BufferedCursor(tree, layers, true);
-    assertThat(f.first()).as(what + ": first").isEqualTo(!model.isEmpty());
-    assertWalk(f, model, what + ": forward from first");
-    assertThat(r.first()).as(what + ": reverse first").isEqualTo(!model.isEmpty());
-    assertWalk(r, model.descendingSet(), what + ": reverse from last");
+    assertFullWalks(f, r, model, what);
 
     // Keys to seek: mostly near the model's entries, some of the entries the layers hide.
     List<byte[]> keyList = new ArrayList<>(Arrays.asList(keyPool(rnd, 50)));
@@ -519,64 +431,7 @@ class BufferedCursorTest {
       }
     }
     for (int n = 0; n < 400; n++) {
-      byte[] key = probe(rnd, keys, model, absent);
-      NavigableSet<byte[]> tail = model.tailSet(key, true);
-      String fw = what + ": forward seek " + hex(key);
-      assertThat(f.seek(key)).as(fw).isEqualTo(!tail.isEmpty());
-      if (!tail.isEmpty()) {
-        assertThat(f.compareTo(key)).as(fw).isGreaterThanOrEqualTo(0);
-        assertThat(f.startsWith(key)).as(fw).isEqualTo(EntryGen.startsWith(tail.first(), key));
-      }
-      assertWalk(f, tail, fw);
-
-      NavigableSet<byte[]> head = model.headSet(key, false).descendingSet();
-      String bw = what + ": reverse seek " + hex(key);
-      assertThat(r.seek(key)).as(bw).isEqualTo(!head.isEmpty());
-      if (!head.isEmpty()) {
-        assertThat(r.compareTo(key)).as(bw).isNegative();
-        assertThat(r.startsWith(key)).as(bw).isEqualTo(EntryGen.startsWith(head.first(), key));
-      }
-      assertWalk(r, head, bw);
-    }
-  }
-
-  /** The cursor, from where it stands, yields exactly {@code expected}, then stays off. */
-  private static void assertWalk(BufferedCursor c, Iterable<byte[]> expected, String what) {
-    Iterator<byte[]> it = expected.iterator();
-    byte[] prev = null;
-    for (int step = 0; it.hasNext(); step++) {
-      byte[] e = it.next();
-      // Plain checks in the hot loop: AssertJ's builders cost more than the cursor.
-      if (!c.valid() || !Arrays.equals(c.entry(), e)) {
-        throw new AssertionError(
-            what
-                + ": step "
-                + step
-                + " (after "
-                + hex(prev)
-                + "): expected "
-                + hex(e)
-                + ", cursor "
-                + (c.valid() ? hex(c.entry()) : "off the end"));
-      }
-      if (c.rid() != Rid.read(e, e.length - Rid.BYTES)
-          || c.compareTo(e) != 0
-          || !c.startsWith(Arrays.copyOf(e, Math.min(8, e.length)))
-          || !c.startsWith(new byte[0])) {
-        throw new AssertionError(what + ": rid, compareTo or startsWith wrong at " + hex(e));
-      }
-      if (c.startsWith(Arrays.copyOf(e, e.length + 1))) {
-        throw new AssertionError(what + ": starts with a prefix longer than " + hex(e));
-      }
-      prev = e;
-      c.next();
-    }
-    if (c.valid()) {
-      throw new AssertionError(
-          what + ": past the expected last " + hex(prev) + ", cursor on " + hex(c.entry()));
-    }
-    if (c.next()) {
-      throw new AssertionError(what + ": next() true off the end");
+      assertSeek(f, r, model, probe(rnd, keys, model, absent), Integer.MAX_VALUE, what);
     }
   }
 }

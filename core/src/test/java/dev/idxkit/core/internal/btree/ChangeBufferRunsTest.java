@@ -1,14 +1,20 @@
 package dev.idxkit.core.internal.btree;
 
+import static dev.idxkit.core.internal.btree.CursorChecks.assertFullWalks;
+import static dev.idxkit.core.internal.btree.CursorChecks.assertSeek;
+import static dev.idxkit.core.internal.btree.CursorChecks.entry;
+import static dev.idxkit.core.internal.btree.CursorChecks.hex;
+import static dev.idxkit.core.internal.btree.CursorChecks.keyPool;
+import static dev.idxkit.core.internal.btree.CursorChecks.newSet;
+import static dev.idxkit.core.internal.btree.CursorChecks.probe;
+import static dev.idxkit.core.internal.btree.CursorChecks.randomEntry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idxkit.core.Rid;
 import dev.idxkit.core.testing.MemoryPageAccess;
 import dev.idxkit.core.testing.Seeds;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 class ChangeBufferRunsTest {
   private static final long SEED = Long.getLong("tests.seed", 1812L);
-  private static final HexFormat HEX = HexFormat.of();
-  private static final byte[] ALPHABET = {0, 1, 0x7f, (byte) 0x80, (byte) 0xfe, (byte) 0xff};
 
   private final MemoryPageAccess pages = new MemoryPageAccess(4096);
   private final BTree tree = new BTree(pages, BTree.create(pages), "t");
@@ -44,22 +48,6 @@ class ChangeBufferRunsTest {
   private int maxRuns;
   private int doubleCounted;
   private int mostChanges;
-
-  /** 8-byte big-endian key {@code k} followed by rid {@code r}. */
-  static byte[] entry(long k, long r) {
-    byte[] e = new byte[16];
-    Rid.write(k, e, 0);
-    Rid.write(r, e, 8);
-    return e;
-  }
-
-  private static String hex(byte[] b) {
-    return b == null ? "null" : HEX.formatHex(b);
-  }
-
-  private static TreeSet<byte[]> newSet() {
-    return new TreeSet<>(EntryGen.UNSIGNED);
-  }
 
   // ---- randomized: many transactions, some big ones, recovery's direct changes ----
 
@@ -627,8 +615,7 @@ class ChangeBufferRunsTest {
   /** A new entry, never made before. */
   private byte[] fresh() {
     while (true) {
-      byte[] e = Arrays.copyOf(keys[rnd.nextInt(keys.length)], 16);
-      Rid.write(Rid.of(rnd.nextInt(1000), rnd.nextInt(8)), e, 8);
+      byte[] e = randomEntry(rnd, keys);
       if (knownSet.add(e)) {
         known.add(e);
         return e;
@@ -873,9 +860,7 @@ class ChangeBufferRunsTest {
       assertPresence(e, what);
     }
     for (int i = 0; i < 200; i++) {
-      byte[] e = Arrays.copyOf(keys[rnd.nextInt(keys.length)], 16);
-      Rid.write(Rid.of(rnd.nextInt(1000), rnd.nextInt(8)), e, 8);
-      assertPresence(e, what);
+      assertPresence(randomEntry(rnd, keys), what);
     }
     maxRuns = Math.max(maxRuns, runs(committed));
     checkCursor(new ChangeBuffer[] {committed}, model, what);
@@ -903,16 +888,9 @@ class ChangeBufferRunsTest {
       BTree t, ChangeBuffer[] layers, NavigableSet<byte[]> expected, byte[] e, String what) {
     BufferedCursor f = new BufferedCursor(t, layers, false);
     BufferedCursor r = new BufferedCursor(t, layers, true);
-    assertThat(f.first()).as(what).isEqualTo(!expected.isEmpty());
-    assertWalk(f, expected, Integer.MAX_VALUE, what + ": forward");
-    assertThat(r.first()).as(what).isEqualTo(!expected.isEmpty());
-    assertWalk(r, expected.descendingSet(), Integer.MAX_VALUE, what + ": reverse");
+    assertFullWalks(f, r, expected, what);
     for (byte[] key : new byte[][] {e, Arrays.copyOf(e, 8), Arrays.copyOf(e, 17), new byte[0]}) {
-      f.seek(key);
-      assertWalk(f, expected.tailSet(key, true), 20, what + ": forward seek " + hex(key));
-      r.seek(key);
-      assertWalk(
-          r, expected.headSet(key, false).descendingSet(), 20, what + ": reverse seek " + hex(key));
+      assertSeek(f, r, expected, key, 20, what);
     }
   }
 
@@ -920,11 +898,7 @@ class ChangeBufferRunsTest {
   private void checkCursor(ChangeBuffer[] layers, NavigableSet<byte[]> expected, String what) {
     BufferedCursor f = new BufferedCursor(tree, layers, false);
     BufferedCursor r = new BufferedCursor(tree, layers, true);
-    assertThat(f.first()).as(what + ": first").isEqualTo(!expected.isEmpty());
-    assertWalk(f, expected, Integer.MAX_VALUE, what + ": forward from first");
-    assertThat(r.first()).as(what + ": reverse first").isEqualTo(!expected.isEmpty());
-    assertWalk(r, expected.descendingSet(), Integer.MAX_VALUE, what + ": reverse from last");
-
+    assertFullWalks(f, r, expected, what);
     List<byte[]> absent = new ArrayList<>();
     for (int i = 0; i < 500; i++) {
       byte[] e = known.get(rnd.nextInt(known.size()));
@@ -933,128 +907,7 @@ class ChangeBufferRunsTest {
       }
     }
     for (int n = 0; n < 300; n++) {
-      byte[] key = probe(rnd, keys, expected, absent);
-      NavigableSet<byte[]> tail = expected.tailSet(key, true);
-      String fw = what + ": forward seek " + hex(key);
-      assertThat(f.seek(key)).as(fw).isEqualTo(!tail.isEmpty());
-      assertWalk(f, tail, 30, fw);
-      NavigableSet<byte[]> head = expected.headSet(key, false).descendingSet();
-      String bw = what + ": reverse seek " + hex(key);
-      assertThat(r.seek(key)).as(bw).isEqualTo(!head.isEmpty());
-      assertWalk(r, head, 30, bw);
+      assertSeek(f, r, expected, probe(rnd, keys, expected, absent), 30, what);
     }
-  }
-
-  /**
-   * The cursor, from where it stands, yields {@code expected} (its first {@code limit} entries; if
-   * that is all of them, then it stays off the end).
-   */
-  private static void assertWalk(
-      BufferedCursor c, Iterable<byte[]> expected, int limit, String what) {
-    Iterator<byte[]> it = expected.iterator();
-    byte[] prev = null;
-    int step = 0;
-    for (; it.hasNext() && step < limit; step++) {
-      byte[] e = it.next();
-      if (!c.valid() || !Arrays.equals(c.entry(), e)) {
-        throw new AssertionError(
-            what
-                + ": step "
-                + step
-                + " (after "
-                + hex(prev)
-                + "): expected "
-                + hex(e)
-                + ", cursor "
-                + (c.valid() ? hex(c.entry()) : "off the end"));
-      }
-      if (c.rid() != Rid.read(e, e.length - Rid.BYTES) || c.compareTo(e) != 0) {
-        throw new AssertionError(what + ": rid or compareTo wrong at " + hex(e));
-      }
-      prev = e;
-      c.next();
-    }
-    if (!it.hasNext()) {
-      if (c.valid()) {
-        throw new AssertionError(
-            what + ": past the expected last " + hex(prev) + ", cursor on " + hex(c.entry()));
-      }
-      if (c.next()) {
-        throw new AssertionError(what + ": next() true off the end");
-      }
-    }
-  }
-
-  // ---- seek keys (as in BufferedCursorTest) ----
-
-  /**
-   * 8-byte keys: random ones, ones from a small alphabet (so also 0x00.. and 0xff.. runs that test
-   * unsigned order), and groups sharing a 4- or 6-byte prefix.
-   */
-  private static byte[][] keyPool(SplittableRandom rnd, int n) {
-    byte[][] keys = new byte[n][];
-    byte[][] prefixes = new byte[8][];
-    for (int i = 0; i < prefixes.length; i++) {
-      prefixes[i] = new byte[4 + 2 * (i % 2)];
-      for (int j = 0; j < prefixes[i].length; j++) {
-        prefixes[i][j] = (byte) rnd.nextInt(256);
-      }
-    }
-    for (int i = 0; i < n; i++) {
-      byte[] k = new byte[8];
-      int kind = rnd.nextInt(3);
-      int from = 0;
-      if (kind == 1) {
-        byte[] p = prefixes[rnd.nextInt(prefixes.length)];
-        System.arraycopy(p, 0, k, 0, p.length);
-        from = p.length;
-      }
-      for (int j = from; j < 8; j++) {
-        k[j] = kind == 2 ? ALPHABET[rnd.nextInt(ALPHABET.length)] : (byte) rnd.nextInt(256);
-      }
-      keys[i] = k;
-    }
-    return keys;
-  }
-
-  /**
-   * A seek key: an entry of the model, an entry it does not hold, a key (8 bytes) or a shorter cut
-   * of an entry, one just past a key, random bytes, or the extremes.
-   */
-  private static byte[] probe(
-      SplittableRandom rnd, byte[][] keys, NavigableSet<byte[]> model, List<byte[]> absent) {
-    byte[] near;
-    if (model.isEmpty() || rnd.nextInt(5) == 0) {
-      near = Arrays.copyOf(keys[rnd.nextInt(keys.length)], 16);
-      Rid.write(Rid.of(rnd.nextInt(1000), rnd.nextInt(8)), near, 8);
-    } else {
-      near = Arrays.copyOf(keys[rnd.nextInt(keys.length)], 16);
-      byte[] e = rnd.nextBoolean() ? model.ceiling(near) : model.floor(near);
-      near = e != null ? e : model.first();
-    }
-    return switch (rnd.nextInt(10)) {
-      case 0, 1 -> near;
-      case 2 -> absent.isEmpty() ? near : absent.get(rnd.nextInt(absent.size()));
-      case 3, 4 -> Arrays.copyOf(near, 8);
-      case 5 -> {
-        byte[] k = Arrays.copyOf(near, 8);
-        k[7]++;
-        yield k;
-      }
-      case 6 -> Arrays.copyOf(near, rnd.nextInt(17));
-      case 7 -> {
-        byte[] k = new byte[1 + rnd.nextInt(16)];
-        for (int i = 0; i < k.length; i++) {
-          k[i] = (byte) rnd.nextInt(256);
-        }
-        yield k;
-      }
-      case 8 -> rnd.nextBoolean() ? new byte[0] : new byte[16];
-      default -> {
-        byte[] k = new byte[rnd.nextBoolean() ? 8 : 17];
-        Arrays.fill(k, (byte) 0xff);
-        yield k;
-      }
-    };
   }
 }

@@ -13,14 +13,11 @@ import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageType;
 import dev.idxkit.core.testing.CrashCopy;
-import dev.idxkit.core.testing.ForwardingFileChannel;
 import dev.idxkit.core.testing.Seeds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,12 +30,9 @@ import java.util.Random;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +56,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * a checkpoint that holds the writer resets the log. Both must give back every committed entry.
  */
 class BackgroundCheckpointBuffersTest {
-  static final int PAGE = 4096;
   static final int INDEX = 0;
   static final int AREA = 0;
   static final String NAME = "idx";
@@ -72,7 +65,8 @@ class BackgroundCheckpointBuffersTest {
 
   /**
    * The database: heap pages of area 0, each holding a value at its body start, and the entries of
-   * one index, all changed through its change buffer.
+   * one index, all changed through its change buffer. Its methods that buffer changes return it, so
+   * that one transaction's changes chain: {@code m.insertSome(t, 9).deleteSome(t, 3)}.
    */
   private static final class Model {
     final int pages;
@@ -136,24 +130,26 @@ class BackgroundCheckpointBuffersTest {
     }
 
     /** Buffers inserts of {@code n} new entries (some keys shared by several rids). */
-    void insertSome(StoreTxn t, int n) {
+    Model insertSome(StoreTxn t, int n) {
       for (int k = 0; k < n; k++) {
         long key = rnd.nextInt(4) == 0 ? rnd.nextInt(64) : rnd.nextLong();
         insert(t, entry(key, nextRid++));
       }
+      return this;
     }
 
     /** Buffers deletes of up to {@code n} present entries, chosen at random. */
-    void deleteSome(StoreTxn t, int n) {
+    Model deleteSome(StoreTxn t, int n) {
       for (int k = 0; k < n && !entries.isEmpty(); k++) {
         byte[] probe = entry(rnd.nextLong(), rnd.nextLong());
         byte[] e = entries.ceiling(probe);
         delete(t, e != null ? e : entries.first());
       }
+      return this;
     }
 
     /** Buffers deletes of up to {@code n} entries of {@code from} still present. */
-    void deleteSomeOf(StoreTxn t, Set<byte[]> from, int n) {
+    Model deleteSomeOf(StoreTxn t, Set<byte[]> from, int n) {
       List<byte[]> present = new ArrayList<>();
       for (byte[] e : from) {
         if (entries.contains(e)) {
@@ -164,10 +160,11 @@ class BackgroundCheckpointBuffersTest {
       for (int k = 0; k < n && k < present.size(); k++) {
         delete(t, present.get(k));
       }
+      return this;
     }
 
     /** Buffers inserts again of up to {@code n} deleted entries (the same bytes). */
-    void reinsertSome(StoreTxn t, int n) {
+    Model reinsertSome(StoreTxn t, int n) {
       for (int k = 0; k < n && !deleted.isEmpty(); k++) {
         int i = rnd.nextInt(deleted.size());
         byte[] e = deleted.get(i);
@@ -175,6 +172,7 @@ class BackgroundCheckpointBuffersTest {
         deleted.remove(deleted.size() - 1);
         insert(t, e);
       }
+      return this;
     }
 
     private void insert(StoreTxn t, byte[] e) {
@@ -285,18 +283,12 @@ class BackgroundCheckpointBuffersTest {
   }
 
   /**
-   * Dirty pages bounded at 1 MiB, 256 pages: a checkpoint beside the commits starts past 128
-   * changed pages, and a commit waits for it only past 256 in both indexes. The change buffers
-   * never reach their bound.
+   * Those of {@link BackgroundCheckpointTest#options}: dirty pages bounded at 1 MiB, 256 pages (a
+   * checkpoint beside the commits starts past 128 changed pages, and a commit waits for it only
+   * past 256 in both indexes). The change buffers never reach their bound.
    */
   private static StoreOptions options(FileIo io) {
-    return StoreOptions.defaults()
-        .withPageSize(PAGE)
-        .withDurability(Durability.OFF)
-        .withCheckpointBytes(1L << 40)
-        .withDirtyPageBytes(256L * PAGE)
-        .withChangeBufferBytes(CHANGE_BUFFER_BYTES)
-        .withFileIo(io);
+    return BackgroundCheckpointTest.options(io).withChangeBufferBytes(CHANGE_BUFFER_BYTES);
   }
 
   /**
@@ -341,16 +333,7 @@ class BackgroundCheckpointBuffersTest {
       // A hundred pages and the entries: under half the bound, no checkpoint yet.
       m.commit(s, 1, 0, 100, t -> m.insertSome(t, 300));
       for (int i = 0; i < 5; i++) {
-        m.commit(
-            s,
-            2 + i,
-            0,
-            10,
-            t -> {
-              m.insertSome(t, 50);
-              m.deleteSome(t, 20);
-              m.reinsertSome(t, 5);
-            });
+        m.commit(s, 2 + i, 0, 10, t -> m.insertSome(t, 50).deleteSome(t, 20).reinsertSome(t, 5));
       }
       m.commit(s, 7, 0, 0, t -> m.deleteSome(t, 30));
       assertThat(Files.exists(dir.resolve("wal2"))).as("no checkpoint started, " + why).isFalse();
@@ -372,15 +355,7 @@ class BackgroundCheckpointBuffersTest {
       // switch, inserts, and inserts again of deleted entries.
       for (int i = 0; i < 3; i++) {
         m.commit(
-            s,
-            10 + i,
-            200,
-            20,
-            t -> {
-              m.deleteSome(t, 60);
-              m.insertSome(t, 60);
-              m.reinsertSome(t, 10);
-            });
+            s, 10 + i, 200, 20, t -> m.deleteSome(t, 60).insertSome(t, 60).reinsertSome(t, 10));
       }
       m.assertMatches(s, "after more commits, " + why);
       Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
@@ -393,29 +368,13 @@ class BackgroundCheckpointBuffersTest {
 
       // A second checkpoint beside, back to the first segment: 20 + 130 changed pages.
       before = s.lastCheckpoint();
-      m.commit(
-          s,
-          20,
-          0,
-          130,
-          t -> {
-            m.insertSome(t, 30);
-            m.deleteSome(t, 30);
-          });
+      m.commit(s, 20, 0, 130, t -> m.insertSome(t, 30).deleteSome(t, 30));
       awaitCheckpointBeside(s, io, before);
       assertThat(size(dir, "wal2")).as("the second checkpoint emptied the second segment").isZero();
       assertThat(bufferedChanges(s)).as("still buffered, " + why).isPositive();
       for (int i = 0; i < 3; i++) {
         m.commit(
-            s,
-            21 + i,
-            300,
-            20,
-            t -> {
-              m.deleteSome(t, 40);
-              m.insertSome(t, 40);
-              m.reinsertSome(t, 10);
-            });
+            s, 21 + i, 300, 20, t -> m.deleteSome(t, 40).insertSome(t, 40).reinsertSome(t, 10));
       }
       m.assertMatches(s, "after the second checkpoint beside, " + why);
       Path crash2 = CrashCopy.of(dir, tmp.resolve("crash2"));
@@ -429,11 +388,7 @@ class BackgroundCheckpointBuffersTest {
       m.commit(s, 30, 100, 30, t -> m.insertSome(t, 20));
       m.assertMatches(s, "before close, " + why);
     }
-    try (Store again = Store.open(dir, options(FileIo.DEFAULT))) {
-      m.assertMatches(again, "reopened after close, " + why);
-      m.assertInTreeAlone(again, "reopened after close (which merges), " + why);
-    }
-    assertThat(Files.exists(dir.resolve("wal2"))).as("close leaves one segment").isFalse();
+    assertReopensAfterClose(dir, m, why);
   }
 
   /**
@@ -456,15 +411,7 @@ class BackgroundCheckpointBuffersTest {
       assertThat(sizeOrZero(crash, held))
           .as("recovery's checkpoint beside emptied the segment it replayed (%s), %s", held, when)
           .isZero();
-      m.commit(
-          copy,
-          1000,
-          50,
-          10,
-          t -> {
-            m.insertSome(t, 20);
-            m.deleteSome(t, 20);
-          });
+      m.commit(copy, 1000, 50, 10, t -> m.insertSome(t, 20).deleteSome(t, 20));
       m.assertMatches(copy, "recovered and changed " + when);
       copy.mergeAllBuffers();
       m.assertMatches(copy, "recovered and merged " + when);
@@ -474,6 +421,15 @@ class BackgroundCheckpointBuffersTest {
       m.assertMatches(copy, "recovered, merged and reopened " + when);
       m.assertInTreeAlone(copy, "recovered, merged and reopened " + when);
     }
+  }
+
+  /** Reopens {@code dir} after its close (which merges): every entry there, in the tree alone. */
+  private static void assertReopensAfterClose(Path dir, Model m, String why) {
+    try (Store again = Store.open(dir, options(FileIo.DEFAULT))) {
+      m.assertMatches(again, "reopened after close, " + why);
+      m.assertInTreeAlone(again, "reopened after close (which merges), " + why);
+    }
+    assertThat(Files.exists(dir.resolve("wal2"))).as("close leaves one segment").isFalse();
   }
 
   private static long sizeOrZero(Path dir, String file) {
@@ -499,12 +455,6 @@ class BackgroundCheckpointBuffersTest {
     String why = "held in " + where + ", " + Seeds.reproduce(seed, getClass());
     System.out.println("aCrashWhileACheckpointBesideIsHeldRecoversTheBuffers: " + why);
     SplittableRandom rnd = Seeds.random(seed);
-    Predicate<Path> file =
-        switch (where) {
-          case "the double write" -> p -> p.getFileName().toString().startsWith("dwb.");
-          case "a home write" -> p -> p.getFileName().toString().equals("data.area");
-          default -> p -> p.getFileName().toString().equals("meta");
-        };
     HoldingIo io = new HoldingIo();
     Path dir = tmp.resolve("db");
     Model m = new Model(400, rnd.split());
@@ -517,55 +467,21 @@ class BackgroundCheckpointBuffersTest {
       s.checkpoint();
       m.assertInTreeAlone(s, "after the first merge, " + why);
       // A hundred pages with buffered changes: under half the bound, no checkpoint yet.
-      m.commit(
-          s,
-          2,
-          0,
-          100,
-          t -> {
-            m.insertSome(t, 150);
-            m.deleteSome(t, 80);
-          });
+      m.commit(s, 2, 0, 100, t -> m.insertSome(t, 150).deleteSome(t, 80));
       for (int i = 0; i < 5; i++) {
-        m.commit(
-            s,
-            3 + i,
-            0,
-            5,
-            t -> {
-              m.insertSome(t, 30);
-              m.deleteSome(t, 30);
-              m.reinsertSome(t, 10);
-            });
+        m.commit(s, 3 + i, 0, 5, t -> m.insertSome(t, 30).deleteSome(t, 30).reinsertSome(t, 10));
       }
       assertThat(Files.exists(dir.resolve("wal2"))).as("no checkpoint started, " + why).isFalse();
       NavigableSet<byte[]> beforeSwitch = m.entriesNow();
-      io.holdNextWrite(file);
+      io.holdNextWrite(HoldingIo.filesOf(where));
       // 140 changed pages: this commit starts a checkpoint beside the commits.
       m.commit(s, 10, 100, 40, t -> m.insertSome(t, 20));
       assertThat(io.held.await(30, TimeUnit.SECONDS))
           .as("the checkpoint reached " + where)
           .isTrue();
       // Into the second segment while the checkpoint is held: 80 pages, 220 in both indexes.
-      m.commit(
-          s,
-          11,
-          200,
-          40,
-          t -> {
-            m.deleteSomeOf(t, beforeSwitch, 120);
-            m.insertSome(t, 100);
-          });
-      m.commit(
-          s,
-          12,
-          20,
-          40,
-          t -> {
-            m.reinsertSome(t, 40);
-            m.deleteSome(t, 40);
-            m.insertSome(t, 40);
-          });
+      m.commit(s, 11, 200, 40, t -> m.deleteSomeOf(t, beforeSwitch, 120).insertSome(t, 100));
+      m.commit(s, 12, 20, 40, t -> m.reinsertSome(t, 40).deleteSome(t, 40).insertSome(t, 40));
       m.commit(s, 13, 0, 0, t -> m.deleteSomeOf(t, beforeSwitch, 30));
       m.assertMatches(s, "while the checkpoint is held, " + why);
       assertThat(bufferedChanges(s)).as("buffered, " + why).isPositive();
@@ -599,11 +515,7 @@ class BackgroundCheckpointBuffersTest {
               100 + i,
               10 * i,
               30,
-              t -> {
-                atCrash.insertSome(t, 50);
-                atCrash.deleteSome(t, 50);
-                atCrash.reinsertSome(t, 10);
-              });
+              t -> atCrash.insertSome(t, 50).deleteSome(t, 50).reinsertSome(t, 10));
         }
         atCrash.assertMatches(copy, "recovered and changed, " + why);
         assertThat(bufferedChanges(copy)).as("buffered again, " + why).isPositive();
@@ -614,95 +526,15 @@ class BackgroundCheckpointBuffersTest {
       }
 
       // The original goes on once its checkpoint is released.
-      m.commit(
-          s,
-          20,
-          300,
-          60,
-          t -> {
-            m.insertSome(t, 50);
-            m.deleteSome(t, 50);
-          });
+      m.commit(s, 20, 300, 60, t -> m.insertSome(t, 50).deleteSome(t, 50));
       m.assertMatches(s, "after the checkpoint went on, " + why);
     }
-    try (Store again = Store.open(dir, options(FileIo.DEFAULT))) {
-      m.assertMatches(again, "reopened after close, " + why);
-      m.assertInTreeAlone(again, "reopened after close (which merges), " + why);
-    }
-    assertThat(Files.exists(dir.resolve("wal2"))).as("close leaves one segment").isFalse();
+    assertReopensAfterClose(dir, m, why);
   }
 
   private static List<Path> doubleWrites(Path dir) throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
       return s.filter(p -> p.getFileName().toString().startsWith("dwb.")).toList();
-    }
-  }
-
-  /**
-   * The real file channels, one of whose positional writes can be held (until {@link #release}), on
-   * the first file that matches; and a count of the log segments a checkpoint beside the commits
-   * emptied (a truncate to nothing of {@code wal} or {@code wal2} on the checkpoint's thread).
-   */
-  private static final class HoldingIo implements FileIo, AutoCloseable {
-    final CountDownLatch held = new CountDownLatch(1);
-    final Semaphore emptied = new Semaphore(0);
-    private final CountDownLatch go = new CountDownLatch(1);
-    private volatile Predicate<Path> hold;
-
-    void holdNextWrite(Predicate<Path> file) {
-      hold = file;
-    }
-
-    void release() {
-      go.countDown();
-    }
-
-    /** Releases a held write, so that a failed test does not leave the checkpoint waiting. */
-    @Override
-    public void close() {
-      release();
-    }
-
-    @Override
-    public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
-      return new Held(FileChannel.open(path, options), path);
-    }
-
-    private final class Held extends ForwardingFileChannel {
-      private final Path path;
-
-      Held(FileChannel real, Path path) {
-        super(real);
-        this.path = path;
-      }
-
-      @Override
-      public FileChannel truncate(long size) throws IOException {
-        super.truncate(size);
-        String name = path.getFileName().toString();
-        if (size == 0
-            && (name.equals("wal") || name.equals("wal2"))
-            && Thread.currentThread().getName().startsWith("idxkit-checkpoint-")) {
-          emptied.release();
-        }
-        return this;
-      }
-
-      @Override
-      public int write(ByteBuffer src, long position) throws IOException {
-        Predicate<Path> h = hold;
-        if (h != null && h.test(path)) {
-          hold = null;
-          held.countDown();
-          try {
-            go.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while held", e);
-          }
-        }
-        return real.write(src, position);
-      }
     }
   }
 }

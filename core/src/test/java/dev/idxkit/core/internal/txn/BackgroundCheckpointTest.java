@@ -7,23 +7,17 @@ import dev.idxkit.core.spi.FileIo;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageType;
 import dev.idxkit.core.testing.CrashCopy;
-import dev.idxkit.core.testing.ForwardingFileChannel;
 import dev.idxkit.core.testing.Seeds;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -104,7 +98,7 @@ class BackgroundCheckpointTest {
    * Dirty pages bounded at 1 MiB, 256 pages: a checkpoint beside the commits starts past 128
    * changed pages, and a commit waits for it only past 256 in both indexes.
    */
-  private static StoreOptions options(FileIo io) {
+  static StoreOptions options(FileIo io) {
     return StoreOptions.defaults()
         .withPageSize(PAGE)
         .withDurability(Durability.OFF)
@@ -117,12 +111,6 @@ class BackgroundCheckpointTest {
   @ValueSource(strings = {"the double write", "a home write", "the meta write"})
   void aCrashWhileTheCheckpointBesideTheCommitsWritesRecoversEveryCommit(String where)
       throws Exception {
-    Predicate<Path> file =
-        switch (where) {
-          case "the double write" -> p -> p.getFileName().toString().startsWith("dwb.");
-          case "a home write" -> p -> p.getFileName().toString().equals("data.area");
-          default -> p -> p.getFileName().toString().equals("meta");
-        };
     HoldingIo io = new HoldingIo();
     Path dir = tmp.resolve("db");
     Model m = new Model(400);
@@ -133,7 +121,7 @@ class BackgroundCheckpointTest {
       // A hundred pages: under half the bound, no checkpoint yet.
       m.commit(s, 1, 0, 100);
       assertThat(Files.exists(dir.resolve("wal2"))).as("no checkpoint started").isFalse();
-      io.holdNextWrite(file);
+      io.holdNextWrite(HoldingIo.filesOf(where));
       // 140 changed pages: this commit starts a checkpoint beside the commits.
       m.commit(s, 2, 100, 40);
       assertThat(io.held.await(30, TimeUnit.SECONDS))
@@ -265,72 +253,6 @@ class BackgroundCheckpointTest {
   private static List<Path> doubleWrites(Path dir) throws IOException {
     try (Stream<Path> s = Files.list(dir)) {
       return s.filter(p -> p.getFileName().toString().startsWith("dwb.")).toList();
-    }
-  }
-
-  /**
-   * The real file channels, one of whose positional writes can be held (until {@link #release}) or
-   * failed once, on the first file that matches.
-   */
-  private static final class HoldingIo implements FileIo, AutoCloseable {
-    final CountDownLatch held = new CountDownLatch(1);
-    final CountDownLatch failed = new CountDownLatch(1);
-    private final CountDownLatch go = new CountDownLatch(1);
-    private volatile Predicate<Path> hold;
-    private volatile Predicate<Path> fail;
-
-    void holdNextWrite(Predicate<Path> file) {
-      hold = file;
-    }
-
-    void failNextWrite(Predicate<Path> file) {
-      fail = file;
-    }
-
-    void release() {
-      go.countDown();
-    }
-
-    /** Releases a held write, so that a failed test does not leave the checkpoint waiting. */
-    @Override
-    public void close() {
-      release();
-    }
-
-    @Override
-    public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
-      return new Held(FileChannel.open(path, options), path);
-    }
-
-    private final class Held extends ForwardingFileChannel {
-      private final Path path;
-
-      Held(FileChannel real, Path path) {
-        super(real);
-        this.path = path;
-      }
-
-      @Override
-      public int write(ByteBuffer src, long position) throws IOException {
-        Predicate<Path> h = hold;
-        if (h != null && h.test(path)) {
-          hold = null;
-          held.countDown();
-          try {
-            go.await();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while held", e);
-          }
-        }
-        Predicate<Path> f = fail;
-        if (f != null && f.test(path)) {
-          fail = null;
-          failed.countDown();
-          throw new IOException("Input/output error (injected)");
-        }
-        return real.write(src, position);
-      }
     }
   }
 }
