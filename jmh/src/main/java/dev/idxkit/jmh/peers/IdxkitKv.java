@@ -3,6 +3,7 @@ package dev.idxkit.jmh.peers;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.btree.BufferedCursor;
+import dev.idxkit.core.internal.btree.TreeCursor;
 import dev.idxkit.core.internal.txn.StoreOptions;
 import dev.idxkit.core.internal.txn.StoreTxn;
 import dev.idxkit.jmh.btree.TreeEntries;
@@ -118,6 +119,11 @@ final class IdxkitKv implements KvStore {
     Lock l = store.store().readLock();
     l.lock();
     try {
+      if (store.store().bufferedChanges() == 0) {
+        // Nothing buffered (the lookup rounds run before the inserts): the tree alone.
+        TreeCursor t = tree.cursor();
+        return t.seek(probe) && t.startsWith(probe) ? t.rid() : -1;
+      }
       BufferedCursor c = cursor();
       return c.seek(probe) && c.startsWith(probe) ? c.rid() : -1;
     } finally {
@@ -131,8 +137,15 @@ final class IdxkitKv implements KvStore {
     Lock l = store.store().readLock();
     l.lock();
     try {
-      BufferedCursor c = cursor();
       int n = 0;
+      if (store.store().bufferedChanges() == 0) {
+        TreeCursor t = tree.cursor();
+        for (boolean on = t.seek(probe); on && n < values.length; on = t.next()) {
+          values[n++] = t.rid();
+        }
+        return n;
+      }
+      BufferedCursor c = cursor();
       for (boolean on = c.seek(probe); on && n < values.length; on = c.next()) {
         values[n++] = c.rid();
       }
