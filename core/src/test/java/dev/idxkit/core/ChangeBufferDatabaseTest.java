@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -108,6 +109,35 @@ class ChangeBufferDatabaseTest {
     }
     try (Database db = Database.open(crash)) {
       assertThat(Engine.of(db).bufferedChanges()).isZero();
+      assertMatches(db, rnd);
+    }
+  }
+
+  /**
+   * A damaged log header (the log is read with the salt the meta recorded) leaves no segment to
+   * append to: recovery merges the buffers in memory and checkpoints holding the writer.
+   */
+  @Test
+  void aDamagedLogHeaderStillRecoversTheBufferedChanges() throws IOException {
+    Path dir = tmp.resolve("db");
+    Path crash;
+    try (Database db = Database.create(dir)) {
+      db.execute(DDL);
+      work(db, rnd, 20, 200);
+      assertThat(Engine.of(db).bufferedChanges()).isPositive();
+      crash = CrashCopy.of(dir, tmp.resolve("crash"));
+    }
+    try (FileChannel ch = FileChannel.open(crash.resolve("wal"), StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(new byte[] {0x55, 0x55, 0x55, 0x55}), 8); // the format version
+    }
+    try (Database db = Database.open(crash)) {
+      assertThat(Engine.of(db).bufferedChanges()).isZero();
+      assertMatches(db, rnd);
+      assertThat(db.check().problems()).isEmpty();
+      work(db, rnd, 5, 200);
+      assertMatches(db, rnd);
+    }
+    try (Database db = Database.open(crash)) {
       assertMatches(db, rnd);
     }
   }

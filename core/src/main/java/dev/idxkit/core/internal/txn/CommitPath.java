@@ -128,7 +128,10 @@ final class CommitPath implements AutoCloseable {
       }
       bases.add(base);
     }
-    long end = wal.append(lsn, images, bases, ops, edits);
+    // Recovery's merge of the buffers when it cannot start a checkpoint beside it: not logged, the
+    // checkpoint that follows writes every page home before its meta; a crash before that meta
+    // replays the same log and merges again.
+    long end = recovering ? -1 : wal.append(lsn, images, bases, ops, edits);
     for (int i = 0; i < pages.size(); i++) {
       // From here the flag says what was logged: a FRESH record (no base), or a delta against an
       // image still in one of the indexes (a page formatted again before its checkpoint).
@@ -382,26 +385,25 @@ final class CommitPath implements AutoCloseable {
   }
 
   /**
-   * Recovery's checkpoint when the log left change buffers behind. When one segment holds the log,
-   * a checkpoint as beside the commits: the commits resume on that segment, the checkpoint switches
-   * to the other (writing the buffers at its head), writes the pages home and empties the first;
-   * nothing is merged, so an open costs what a checkpoint costs. When both segments hold frames (a
-   * checkpoint beside the commits did not finish), there is no free segment to switch to: the
-   * buffers are merged (logged on the newer segment, without starting checkpoints beside) and a
-   * checkpoint that holds the writer resets the log. That merge is not held to the dirty-page
-   * bound: it can take as many pages as the buffers' changes touch.
+   * Recovery's checkpoint when the log left change buffers behind. When one segment holds the log
+   * (under a valid header) and the other nothing, a checkpoint as beside the commits: the commits
+   * resume on that segment, the checkpoint switches to the other (writing the buffers at its head),
+   * writes the pages home and empties the first; nothing is merged, so an open costs what a
+   * checkpoint costs. Otherwise (both segments hold frames: a checkpoint beside the commits did not
+   * finish; or the log's header is damaged) there is no segment to switch to or to append to: the
+   * buffers are merged into the trees in memory, without logging and without the dirty-page bound,
+   * and a checkpoint that holds the writer writes everything home and resets the log; a crash
+   * before its meta replays the same log and merges again.
    */
   private void checkpointKeepingBuffers() {
-    Wal newest = null;
-    int holding = 0;
+    List<Wal> withData = new ArrayList<>();
     for (Wal w : wal.inReplayOrder()) {
-      if (WalSegments.holdsFrames(w)) {
-        newest = w;
-        holding++;
+      if (w.size() > WalFormat.HEADER_SIZE) {
+        withData.add(w);
       }
     }
-    if (holding == 1) {
-      wal.resumeOn(newest);
+    if (withData.size() == 1 && WalSegments.holdsFrames(withData.get(0))) {
+      wal.resumeOn(withData.get(0));
       startBackground();
       awaitBackground();
       if (backgroundFailure != null) {
@@ -410,13 +412,14 @@ final class CommitPath implements AutoCloseable {
       }
       return;
     }
-    wal.resumeOn(newest);
     recovering = true;
     try {
-      checkpoint();
+      mergeBuffers.run();
     } finally {
       recovering = false;
     }
+    committed.markMetaDirty();
+    checkpoint();
   }
 
   @Override
