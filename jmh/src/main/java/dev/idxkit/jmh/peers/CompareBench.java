@@ -182,7 +182,7 @@ public final class CompareBench {
         }
         measure(stores, c, sheet, out);
         if (c.inserts() > 0) {
-          insert(stores, c, sheet, out);
+          CompareInserts.run(stores, c, sheet, out);
         }
       } finally {
         closeAll(stores.values());
@@ -298,90 +298,6 @@ public final class CompareBench {
     }
   }
 
-  /** The random-insert workload: interleaved rounds of {@code c.inserts()} inserts per store. */
-  private static void insert(
-      Map<String, KvStore> stores, Config c, ResultSheet sheet, PrintStream out) throws Exception {
-    int total = c.warmup() + c.rounds();
-    long count = (long) total * c.inserts();
-    if (count > Integer.MAX_VALUE) {
-      throw new InvalidInputException(
-          "--inserts : " + c.inserts() + " (expected: (warmup + rounds) x inserts < 2^31)");
-    }
-    long[] keys =
-        KvWorkload.newKeys(new SplittableRandom(c.seed() ^ 0x1A5E27L), (int) count, c.keys());
-    long[] values = new long[keys.length];
-    for (int j = 0; j < values.length; j++) {
-      values[j] = c.keys() + j;
-    }
-    out.printf(
-        Locale.ROOT,
-        "random inserts: %,d new keys per round in transactions of %,d, no fsync per commit%n",
-        c.inserts(),
-        c.batch());
-    Map<String, List<KvWorkload.Timing>> timings = new LinkedHashMap<>();
-    Map<String, Double> warmupWall = new LinkedHashMap<>();
-    for (KvStore s : stores.values()) {
-      s.prepareInserts();
-      timings.put(s.name(), new ArrayList<>());
-    }
-    for (int round = 0; round < total; round++) {
-      boolean measured = round >= c.warmup();
-      String label = measured ? "round " + (round - c.warmup() + 1) : "warmup " + (round + 1);
-      double load = sheet.machine.sampleLoad();
-      StringBuilder line =
-          new StringBuilder(String.format(Locale.ROOT, "  %-9s (load %5.2f)", label, load));
-      int from = round * c.inserts();
-      for (KvStore s : stores.values()) {
-        KvWorkload.Timing t =
-            KvWorkload.inserts(s, keys, values, from, from + c.inserts(), c.batch());
-        line.append(String.format(Locale.ROOT, "  %s %,.0f/s", s.name(), t.opsPerSecond()));
-        if (measured) {
-          timings.get(s.name()).add(t);
-          sheet.add(s.name(), label, "insert", t.opsPerSecond(), "inserts/s");
-        } else {
-          warmupWall.merge(s.name(), t.wallNanos() / 1e9, Double::sum);
-        }
-      }
-      out.println(line);
-    }
-    // Work a store put off past the last round (idxkit's change buffer, RocksDB's memtable),
-    // timed, and a rate over every round (warm-up included) with it: the figure the goals use.
-    out.printf(Locale.ROOT, "%n%-10s %13s %25s%n", "store", "deferred s", "inserts/s with it");
-    for (KvStore s : stores.values()) {
-      long t0 = System.nanoTime();
-      s.finishInserts();
-      double deferred = (System.nanoTime() - t0) / 1e9;
-      double wall = 0;
-      for (KvWorkload.Timing t : timings.get(s.name())) {
-        wall += t.wallNanos() / 1e9;
-      }
-      double all = count / (warmupWall.getOrDefault(s.name(), 0.0) + wall + deferred);
-      sheet.add(s.name(), "", "deferred work", deferred, "s");
-      sheet.add(s.name(), "", "insert with deferred work", all, "inserts/s");
-      out.printf(Locale.ROOT, "%-10s %13.2f %,25.0f%n", s.name(), deferred, all);
-    }
-    out.printf(
-        Locale.ROOT, "%n%-10s %13s %19s %11s%n", "store", "inserts/s", "(min..max)", "CPU ns/ins");
-    for (KvStore s : stores.values()) {
-      KvWorkload.verifyInserts(s, keys, values, keys.length, c.keys(), c.seed() ^ 0x7E57);
-      double[] r = rates(timings.get(s.name()));
-      double cpu =
-          median(timings.get(s.name()).stream().mapToDouble(KvWorkload.Timing::cpuNanosPerOp));
-      sheet.add(s.name(), "", "insert", median(Arrays.stream(r)), "inserts/s");
-      sheet.add(s.name(), "", "insert min", Arrays.stream(r).min().orElse(Double.NaN), "inserts/s");
-      sheet.add(s.name(), "", "insert max", Arrays.stream(r).max().orElse(Double.NaN), "inserts/s");
-      sheet.add(s.name(), "", "insert cpu", cpu, "ns/insert (calling thread)");
-      out.printf(
-          Locale.ROOT,
-          "%-10s %,13.0f %,9.0f..%,-9.0f %,11.0f  verified%n",
-          s.name(),
-          median(Arrays.stream(r)),
-          Arrays.stream(r).min().orElse(Double.NaN),
-          Arrays.stream(r).max().orElse(Double.NaN),
-          cpu);
-    }
-  }
-
   /** Ratios against idxkit and the issue's goals, from the figures in {@code sheet}. */
   static void summarize(Config c, ResultSheet sheet) {
     String me = "idxkit";
@@ -437,7 +353,7 @@ public final class CompareBench {
           mine > b);
     }
     if (c.inserts() > 0) {
-      summarizeInserts(c, sheet);
+      CompareInserts.summarize(c, sheet);
     }
     sheet.note(
         "ratios use the median of "
@@ -445,63 +361,11 @@ public final class CompareBench {
             + " interleaved rounds; on a shared machine compare the CPU ns/op columns as well");
   }
 
-  /** Insert ratios, and the goals of issue 18: at or above RocksDB, ahead of every B-tree. */
-  private static void summarizeInserts(Config c, ResultSheet sheet) {
-    String me = "idxkit";
-    double mine = sheet.value(me, "", "insert");
-    for (String p : c.stores()) {
-      if (!p.equals(me)) {
-        sheet.ratio(
-            "inserts/s: idxkit / " + p,
-            mine / sheet.value(p, "", "insert"),
-            "idxkit inserts this many times faster (wall, median round)");
-      }
-    }
-    // The goals count the work each store deferred past the last round (merge, flush).
-    String metric = "insert with deferred work";
-    double withDeferred = sheet.value(me, "", metric);
-    for (String p : c.stores()) {
-      if (!p.equals(me)) {
-        sheet.ratio(
-            "inserts/s with deferred work: idxkit / " + p,
-            withDeferred / sheet.value(p, "", metric),
-            "over every round and the work left after the last (idxkit's merge, RocksDB's flush)");
-      }
-    }
-    mine = withDeferred;
-    if (c.stores().contains("rocksdb")) {
-      double rocks = sheet.value("rocksdb", "", metric);
-      sheet.goal(
-          "random inserts at or above RocksDB's rate",
-          String.format(
-              Locale.ROOT,
-              "idxkit / RocksDB = %.2f (%,.0f vs %,.0f inserts/s, deferred work included)",
-              mine / rocks,
-              mine,
-              rocks),
-          mine >= rocks);
-    }
-    String best = fastestOther(c, sheet, metric, "rocksdb");
-    if (best != null) {
-      double b = sheet.value(best, "", metric);
-      sheet.goal(
-          "random inserts ahead of every B-tree peer",
-          String.format(
-              Locale.ROOT,
-              "idxkit / best B-tree (%s) = %.2f (%,.0f vs %,.0f inserts/s)",
-              best,
-              mine / b,
-              mine,
-              b),
-          mine > b);
-    }
-  }
-
   /**
    * The store with the highest {@code metric} other than idxkit and {@code except} (the peer that
    * has a goal of its own), or null when there is none.
    */
-  private static String fastestOther(Config c, ResultSheet sheet, String metric, String except) {
+  static String fastestOther(Config c, ResultSheet sheet, String metric, String except) {
     String best = null;
     for (String p : c.stores()) {
       if (!p.equals("idxkit")
@@ -552,7 +416,7 @@ public final class CompareBench {
     return Long.toString(n);
   }
 
-  private static double[] rates(List<KvWorkload.Timing> ts) {
+  static double[] rates(List<KvWorkload.Timing> ts) {
     return ts.stream().mapToDouble(KvWorkload.Timing::opsPerSecond).toArray();
   }
 
