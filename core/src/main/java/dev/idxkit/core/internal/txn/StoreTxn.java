@@ -173,16 +173,14 @@ public final class StoreTxn implements View, AutoCloseable {
    * none (the tree says).
    */
   public Boolean bufferedChange(int index, byte[] entry) {
-    ChangeBuffer own = ownBuffers == null ? null : ownBuffers.get(index);
-    Boolean c = own == null ? null : own.change(entry);
-    if (c != null) {
-      return c;
+    ChangeBuffer[] layers = buffered(index);
+    for (int i = layers.length - 1; i >= 0; i--) {
+      Boolean c = layers[i].change(entry);
+      if (c != null) {
+        return c; // the newest layer's change counts, as for readers
+      }
     }
-    if (discardedBuffers.contains(index)) {
-      return null;
-    }
-    ChangeBuffer committed = store.committedBuffers().get(index);
-    return committed == null ? null : committed.change(entry);
+    return null;
   }
 
   @Override
