@@ -4,7 +4,6 @@ import dev.idxkit.core.internal.btree.ChangeBuffer;
 import dev.idxkit.core.internal.meta.MetaEdits;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.BiConsumer;
 
 /**
  * The {@link ChangeBuffer}s of a store's indexes, by index id, with the area each index lives in
@@ -141,10 +140,6 @@ final class ChangeBuffers implements MetaEdits.BufferSink {
     if (h.buffer.isEmpty()) {
       byIndex.remove(index);
     }
-  }
-
-  void forEach(BiConsumer<Integer, Held> action) {
-    byIndex.forEach(action);
   }
 
   void clear() {
