@@ -66,14 +66,16 @@ public final class CompareBench {
       "usage: idxkit bench compare [--keys 10000000] [--lookups 200000] [--scans 10000]"
           + " [--rounds 3] [--warmup 1] [--inserts 100000] [--batch 1000]"
           + " [--stores idxkit,sqlite,h2mvstore,rocksdb,lmdb,mapdb]"
-          + " [--cache 256m] [--out bench-results/compare] [--work DIR] [--seed N] [--verbose]\n"
+          + " [--cache 256m] [--fill 100] [--out bench-results/compare] [--work DIR] [--seed N] [--verbose]\n"
           + "Bulk build, random point lookups, range scans and random inserts (transactions of"
           + " --batch, no fsync) of the same keys in idxkit and,"
-          + " in the same run, SQLite, H2 MVStore, RocksDB, LMDB and MapDB; CSV, JSON and PNG.";
+          + " in the same run, SQLite, H2 MVStore, RocksDB, LMDB and MapDB; CSV, JSON and PNG."
+          + " --fill: how full idxkit's bulk build packs its leaves, in percent (as idxbuild"
+          + " --fill).";
 
   static final String USAGE =
       "--keys, --lookups, --scans, --rounds, --warmup, --inserts, --batch, --stores, --cache,"
-          + " --out, --work, --seed";
+          + " --fill, --out, --work, --seed";
 
   /** The experiment's parameters; {@link #parse} documents the defaults. */
   record Config(
@@ -86,6 +88,7 @@ public final class CompareBench {
       int batch,
       List<String> stores,
       long cacheBytes,
+      int fill,
       Path out,
       Path work,
       long seed) {
@@ -114,6 +117,7 @@ public final class CompareBench {
               a.intValue("batch", 1_000, 1, 1_000_000),
               a.list("stores", STORES, new LinkedHashSet<>(STORES)),
               a.bytes("cache", 256L << 20, 1L << 20),
+              a.intValue("fill", 100, 10, 100),
               a.path("out", Path.of("bench-results", NAME)),
               a.path("work", null),
               a.longValue("seed", 20_240_601L, Long.MIN_VALUE, Long.MAX_VALUE));
@@ -128,9 +132,10 @@ public final class CompareBench {
     ExperimentArgs.runMain(NAME, HELP, args, a -> run(Config.parse(a), System.out));
   }
 
-  static KvStore open(String name, Path dir, long cacheBytes) {
+  static KvStore open(String name, Path dir, Config c) {
+    long cacheBytes = c.cacheBytes();
     return switch (name) {
-      case "idxkit" -> new IdxkitKv(dir);
+      case "idxkit" -> new IdxkitKv(dir, c.fill());
       case "sqlite" -> new SqliteKv(dir, cacheBytes);
       case "h2mvstore" -> new MvStoreKv(dir, cacheBytes);
       case "rocksdb" -> new RocksKv(dir, cacheBytes);
@@ -175,7 +180,7 @@ public final class CompareBench {
         c.work() == null ? BenchDir.create(NAME) : BenchDir.create(c.work(), NAME)) {
       try {
         for (String name : c.stores()) {
-          KvStore s = open(name, dir.resolve(name), c.cacheBytes());
+          KvStore s = open(name, dir.resolve(name), c);
           stores.put(name, s);
           sheet.setting(name, s.settings());
           build(s, dir.resolve(name), c, sheet, out);

@@ -16,9 +16,10 @@ import java.util.concurrent.locks.Lock;
  * store with one tree of 16-byte {@link TreeEntries}: key, then the RID that is the value), read
  * the way {@code BTreeReadBench} and the {@code Index} API read it.
  *
- * <p>Build: one bulk session, a {@code TreeBuilder} writing full leaves sequentially through {@code
- * BulkWrite.stream(area)}, then {@code publish()}: the writes are waited for, the area file fsynced
- * and the meta slot written and fsynced. No write-ahead log on this path.
+ * <p>Build: one bulk session, a {@code TreeBuilder} writing leaves (full, or as full as {@code
+ * --fill} says) sequentially through {@code BulkWrite.stream(area)}, then {@code publish()}: the
+ * writes are waited for, the area file fsynced and the meta slot written and fsynced. No
+ * write-ahead log on this path.
  *
  * <p>Reads: each operation takes {@code store.readLock()}, positions a fresh {@link TreeCursor} on
  * the mapped committed pages (no page cache of its own: the OS page cache through mmap), reads and
@@ -40,8 +41,11 @@ final class IdxkitKv implements KvStore {
   private final byte[] probe = new byte[TreeEntries.KEY_BYTES];
   private final byte[] scratchEntry = new byte[TreeEntries.ENTRY_BYTES];
 
-  IdxkitKv(Path dir) {
+  private final int fill;
+
+  IdxkitKv(Path dir, int fill) {
     this.dir = dir;
+    this.fill = fill;
   }
 
   @Override
@@ -52,7 +56,9 @@ final class IdxkitKv implements KvStore {
   @Override
   public String settings() {
     return "TreeStore: 8 KiB pages in node format 2 (page prefix, 8-byte slots with 4-byte heads),"
-        + " leaves 100 % full, bulk build through BulkWrite (no WAL), one"
+        + " leaves "
+        + fill
+        + " % full, bulk build through BulkWrite (no WAL), one"
         + " fsync of the area file and one of the meta at publish; reads through mmap (OS page"
         + " cache, no own cache), store.readLock() and a new cursor per operation (the change"
         + " buffer laid over the tree); inserts: one transaction per batch, Durability.OFF (log"
@@ -69,7 +75,7 @@ final class IdxkitKv implements KvStore {
   @Override
   public void build(long n) {
     store = TreeStore.create(dir);
-    store.build(n, 100);
+    store.build(n, fill);
     Lock l = store.store().readLock();
     l.lock();
     try {

@@ -75,7 +75,7 @@ abstract class KvStoreContractTest {
 class IdxkitKvTest extends KvStoreContractTest {
   @Override
   KvStore open(Path dir) {
-    return new IdxkitKv(dir);
+    return new IdxkitKv(dir, 100);
   }
 }
 

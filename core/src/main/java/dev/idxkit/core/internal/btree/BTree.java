@@ -68,6 +68,8 @@ public final class BTree {
 
   private final Splitter splitter;
   private final Rebalancer rebalancer;
+  // Made on the first merge: most trees never merge.
+  private LeafMerge merge;
 
   public BTree(PageAccess pages, long root, String indexName) {
     if (indexName == null) {
@@ -221,6 +223,18 @@ public final class BTree {
     return true;
   }
 
+  /**
+   * Applies up to {@code max} changes, in ascending entry order, a leaf at a time ({@link
+   * LeafMerge}); returns how many it applied. Throws as {@link #insert} and {@link #delete} would
+   * for an entry already present or a delete of one that is not.
+   */
+  int apply(LeafMerge.Changes changes, int max) {
+    if (merge == null) {
+      merge = new LeafMerge(this, splitter);
+    }
+    return merge.apply(changes, max);
+  }
+
   // ---- whole-tree walks ----
 
   /**
@@ -289,7 +303,7 @@ public final class BTree {
   }
 
   /** Descends recording the path; returns the leaf search result for the key. */
-  private int descend(byte[] key, int kOff, int kLen) {
+  int descend(byte[] key, int kOff, int kLen) {
     if (pathPage.length < height) {
       int n = height + 4;
       pathPage = Arrays.copyOf(pathPage, n);

@@ -140,22 +140,7 @@ public final class ChangeBuffer {
    */
   public byte[] mergeInto(BTree tree, int max) {
     Composed c = new Composed(all());
-    int n = 0;
-    while (n < max && c.next()) {
-      SortedRun r = c.runs.get(c.run);
-      int from = r.from(c.index);
-      int len = r.to(c.index) - from;
-      if (c.insert) {
-        tree.insert(r.data, from, len);
-      } else if (!tree.delete(r.entry(c.index))) {
-        throw new IllegalStateException(
-            "buffered delete of an entry index "
-                + tree.indexName()
-                + " does not hold: "
-                + Keys.hex(r.data, from, len));
-      }
-      n++;
-    }
+    int n = tree.apply(c, max);
     return n == 0 ? null : c.lastEntry();
   }
 
@@ -254,7 +239,7 @@ public final class ChangeBuffer {
    * The runs merged in key order, equal entries composed (oldest to newest: an insert and a delete
    * cancel); after {@link #next}, {@link #run} and {@link #index} locate the entry.
    */
-  private static final class Composed {
+  private static final class Composed implements LeafMerge.Changes {
     private final List<SortedRun> runs;
     private final int[] pos;
     int run = -1;
@@ -269,7 +254,8 @@ public final class ChangeBuffer {
       }
     }
 
-    boolean next() {
+    @Override
+    public boolean next() {
       while (true) {
         int min = -1;
         for (int r = 0; r < pos.length; r++) {
@@ -320,6 +306,27 @@ public final class ChangeBuffer {
 
     byte[] entry() {
       return runs.get(run).entry(index);
+    }
+
+    @Override
+    public byte[] array() {
+      return runs.get(run).data;
+    }
+
+    @Override
+    public int offset() {
+      return runs.get(run).from(index);
+    }
+
+    @Override
+    public int length() {
+      SortedRun r = runs.get(run);
+      return r.to(index) - r.from(index);
+    }
+
+    @Override
+    public boolean insert() {
+      return insert;
     }
 
     byte[] lastEntry() {

@@ -69,17 +69,26 @@ final class Splitter {
 
   /** Inserts {@code entry} at slot {@code pos} of the leaf at the end of the tree's path. */
   void insert(Page leaf, int pos, byte[] entry, int off, int len) {
-    if (!rebuildLeaf(tree.pathPage[0], leaf, pos, entry, off, len)) {
-      return;
+    if (rebuildLeaf(tree.pathPage[0], leaf, pos, entry, off, len)) {
+      insertAbove(sep, right);
     }
+  }
+
+  /**
+   * Inserts separator {@code key} with the new page {@code rightPage} after it into the parent of
+   * the leaf on the tree's path, right after the child the path took, splitting upwards as needed.
+   */
+  void insertAbove(byte[] key, long rightPage) {
+    sep = key;
+    right = rightPage;
     for (int level = 1; level < tree.height; level++) {
       Page parent = pages.write(tree.pathPage[level]);
       int at = tree.pathIndex[level];
-      byte[] key = sep;
-      if (Node.insert(parent, at, key, 0, key.length, right, tree.scratch())) {
+      byte[] k = sep;
+      if (Node.insert(parent, at, k, 0, k.length, right, tree.scratch())) {
         return;
       }
-      if (!rebuildBranch(parent, level, at, key, right)) {
+      if (!rebuildBranch(parent, level, at, k, right)) {
         return;
       }
     }
@@ -94,13 +103,9 @@ final class Splitter {
     Cells c = cells;
     c.clear();
     int n = Node.count(page);
-    for (int i = 0; i < pos; i++) {
-      c.addFrom(page, i);
-    }
+    c.addRange(page, 0, pos);
     c.add(key, kOff, kLen, child);
-    for (int i = pos; i < n; i++) {
-      c.addFrom(page, i);
-    }
+    c.addRange(page, pos, n);
     return n + 1;
   }
 
@@ -118,7 +123,7 @@ final class Splitter {
     int m =
         pos == n - 1 && oldRight == 0 && c.pageBytes(format, true, 0, n - 1) <= body
             ? n - 1
-            : balancedSplit(true, n, left.pageNo());
+            : balancedSplit(c, true, 0, n, left.pageNo());
 
     Page r = pages.allocate(PageType.LEAF);
     Node.init(r, 0);
@@ -154,7 +159,7 @@ final class Splitter {
     int m =
         pos == n - 1 && tree.pathRightEdge[level] && c.pageBytes(format, false, 0, n - 1) <= body
             ? n - 1
-            : balancedSplit(false, n, left.pageNo());
+            : balancedSplit(c, false, 0, n, left.pageNo());
 
     Page r = pages.allocate(PageType.BRANCH);
     Node.init(r, level);
@@ -170,30 +175,40 @@ final class Splitter {
   }
 
   /**
-   * Split point m of the {@code n} collected keys: a leaf keeps [0, m) and moves [m, n); a branch
-   * keeps [0, m), moves key m up and (m, n) right. Minimizes the larger half, each half with the
-   * prefix its keys share; both must fit a page.
+   * Split point m of keys {@code [from, to)} of {@code c}: a leaf keeps [from, m) and moves [m,
+   * to); a branch keeps [from, m), moves key m up and (m, to) right. Minimizes the larger half,
+   * each half with the prefix its keys share; both must fit a page.
    */
-  private int balancedSplit(boolean leaf, int n, long pageNo) {
+  int balancedSplit(Cells c, boolean leaf, int from, int to, long pageNo) {
+    return balancedSplit(c, leaf, from, to, pageNo, true);
+  }
+
+  /**
+   * As {@link #balancedSplit(Cells, boolean, int, int, long)}; with {@code mustFit} false, keys
+   * worth more than two pages are cut where the larger half is smallest although it does not fit a
+   * page (a merge's leaf with many new entries, cut again until every part fits).
+   */
+  int balancedSplit(Cells c, boolean leaf, int from, int to, long pageNo, boolean mustFit) {
     int format = Node.CURRENT_FORMAT;
-    Cells c = cells;
+    int n = to - from;
     if (lcpToFirst.length < n) {
       lcpToFirst = new int[n * 2];
       lcpToLast = new int[n * 2];
       sums = new long[n * 2 + 1];
     }
     // In sorted keys, what keys i..j share is the least of what neighbours in between share.
-    lcpToFirst[0] = c.length(0);
+    // Indexes into the arrays are relative to from.
+    lcpToFirst[0] = c.length(from);
     for (int j = 1; j < n; j++) {
-      lcpToFirst[j] = Math.min(lcpToFirst[j - 1], c.commonPrefix(j - 1, j));
+      lcpToFirst[j] = Math.min(lcpToFirst[j - 1], c.commonPrefix(from + j - 1, from + j));
     }
-    lcpToLast[n - 1] = c.length(n - 1);
+    lcpToLast[n - 1] = c.length(to - 1);
     for (int j = n - 2; j >= 0; j--) {
-      lcpToLast[j] = Math.min(lcpToLast[j + 1], c.commonPrefix(j, j + 1));
+      lcpToLast[j] = Math.min(lcpToLast[j + 1], c.commonPrefix(from + j, from + j + 1));
     }
     sums[0] = 0;
     for (int j = 0; j < n; j++) {
-      sums[j + 1] = sums[j] + c.length(j);
+      sums[j + 1] = sums[j] + c.length(from + j);
     }
     int best = -1;
     long bestMax = Long.MAX_VALUE;
@@ -206,7 +221,7 @@ final class Splitter {
               ? 0
               : half(format, leaf, n - rightFrom, sums[n] - sums[rightFrom], lcpToLast[rightFrom]);
       long max = Math.max(l, r);
-      if (max <= body && max < bestMax) {
+      if ((max <= body || !mustFit) && max < bestMax) {
         bestMax = max;
         best = m;
       }
@@ -223,7 +238,7 @@ final class Splitter {
               + tree.maxEntry
               + " bytes always do)");
     }
-    return best;
+    return from + best;
   }
 
   private static long half(int format, boolean leaf, int count, long keyBytes, int shared) {

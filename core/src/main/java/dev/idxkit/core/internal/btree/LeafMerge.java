@@ -1,0 +1,372 @@
+package dev.idxkit.core.internal.btree;
+
+import dev.idxkit.core.KeyTooLongException;
+import dev.idxkit.core.spi.Page;
+import dev.idxkit.core.spi.PageType;
+import java.util.Arrays;
+
+/**
+ * Applies changes in entry order to a tree a leaf at a time: the merge of a change buffer.
+ *
+ * <p>Inserting sorted entries one by one descends from the root for each, and a leaf that is full
+ * splits on its first new entry and then takes the others one by one. Here one descent finds the
+ * leaf of the next insert and the key range the leaf covers (up to the separator that bounds it
+ * above); every following insert in that range goes to the same leaf. When they fit, each goes in
+ * place; when the leaf refuses one, its entries and the rest of the range's new ones are laid out
+ * together once, over as few leaves as halving gives (each part is cut where the larger half is
+ * smallest, until every part fits a page): the first part stays in the leaf, the others go to new
+ * leaves linked after it, and their separators go to the parent, splitting upwards as an insert
+ * does. At the right edge of the tree, new entries above every old one fill leaves full instead
+ * (appends, as the bottom-up builder packs them).
+ *
+ * <p>Deletes go through {@link BTree#delete} one at a time (and rebalance as it does); a merge of a
+ * change buffer holds deletes only when rows were deleted.
+ *
+ * <p>Memory: two {@link Cells} (a leaf's entries and the laid-out ones: a page or two, more when
+ * many new entries fall in one leaf) and the upper bound of the current leaf.
+ */
+final class LeafMerge {
+  /** The changes to apply, in ascending entry order, each entry at most once. */
+  interface Changes {
+    /** Moves to the next change; false when there is none. */
+    boolean next();
+
+    byte[] array();
+
+    int offset();
+
+    int length();
+
+    /** Insert, or delete. */
+    boolean insert();
+  }
+
+  private final BTree tree;
+  private final Splitter splitter;
+  private final int body;
+  private final Cells old;
+  private final Cells laid;
+  private byte[] upper = new byte[64];
+  private int upperLen;
+  // Where the laid-out entries are cut into leaves: part j is [cuts[j], cuts[j + 1]).
+  private int[] cuts = new int[16];
+  private int parts;
+  // Key bytes of the laid-out keys before each: keys [a, b) hold sums[b] - sums[a].
+  private long[] sums = new long[1024];
+  private int applied;
+  private int max;
+
+  LeafMerge(BTree tree, Splitter splitter) {
+    this.tree = tree;
+    this.splitter = splitter;
+    this.body = Node.bodySize(tree.pages.pageSize());
+    this.old = new Cells(tree.pages.pageSize());
+    this.laid = new Cells(tree.pages.pageSize() * 2);
+  }
+
+  /** Applies up to {@code max} changes of {@code c}; returns how many it applied. */
+  int apply(Changes c, int max) {
+    this.applied = 0;
+    this.max = max;
+    boolean has = max > 0 && c.next();
+    while (has) {
+      has = c.insert() ? insertRange(c) : delete(c);
+    }
+    return applied;
+  }
+
+  /** Counts the current change applied; true when {@code c} moved to one more to apply. */
+  private boolean advance(Changes c) {
+    applied++;
+    return applied < max && c.next();
+  }
+
+  private boolean delete(Changes c) {
+    byte[] e = Arrays.copyOfRange(c.array(), c.offset(), c.offset() + c.length());
+    if (!tree.delete(e)) {
+      throw new IllegalStateException(
+          "buffered delete of an entry index "
+              + tree.indexName
+              + " does not hold: "
+              + Keys.hex(e, 0, e.length));
+    }
+    return advance(c);
+  }
+
+  /**
+   * Applies the current insert and the following ones in the range of its leaf; true when {@code c}
+   * is at a change still to apply.
+   */
+  private boolean insertRange(Changes c) {
+    checkLength(c);
+    int r = tree.descend(c.array(), c.offset(), c.length());
+    if (r >= 0) {
+      throw duplicate(c, r);
+    }
+    tree.modCount++;
+    boolean bounded = upperBound();
+    Page leaf = tree.pages.write(tree.pathPage[0]);
+    int pos = -(r + 1);
+    while (Node.insert(leaf, pos, c.array(), c.offset(), c.length(), 0, tree.scratch())) {
+      if (!advance(c)) {
+        return false;
+      }
+      if (!inRange(c, bounded)) {
+        return true;
+      }
+      checkLength(c);
+      int s = Node.search(leaf, c.array(), c.offset(), c.length());
+      if (s >= 0) {
+        throw duplicate(c, s);
+      }
+      pos = -(s + 1);
+    }
+    return relayout(leaf, c, bounded);
+  }
+
+  /**
+   * Lays the leaf's entries out again with the current insert and every following one in the leaf's
+   * range ({@link #write}); true when {@code c} is at a change still to apply.
+   */
+  private boolean relayout(Page leaf, Changes c, boolean bounded) {
+    old.clear();
+    old.addAll(leaf);
+    laid.clear();
+    int oldCount = old.size();
+    int i = 0;
+    boolean above = true; // every new entry sorts above every old one
+    boolean more;
+    while (true) {
+      int at = lowerBound(i, oldCount, c);
+      if (at < oldCount && compare(old, at, c) == 0) {
+        throw duplicate(c, at);
+      }
+      laid.addRange(old, i, at);
+      i = at;
+      above &= i == oldCount;
+      laid.add(c.array(), c.offset(), c.length(), 0);
+      if (!advance(c)) {
+        more = false;
+        break;
+      }
+      if (!inRange(c, bounded)) {
+        more = true;
+        break;
+      }
+      checkLength(c);
+    }
+    laid.addRange(old, i, oldCount);
+    write(leaf, above && oldCount > 0 && Node.rightSibling(leaf) == 0);
+    return more;
+  }
+
+  /** The first of the leaf's entries {@code [from, to)} at or above the current change. */
+  private int lowerBound(int from, int to, Changes c) {
+    int lo = from;
+    int hi = to;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (compare(old, mid, c) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Writes the laid-out entries over the leaf on the tree's path and as many new leaves after it as
+   * they need, and their separators into the parent.
+   */
+  private void write(Page leaf, boolean append) {
+    int fmt = Node.CURRENT_FORMAT;
+    int n = laid.size();
+    parts = 0;
+    cuts[0] = 0;
+    if (sums.length < n + 1) {
+      sums = new long[Math.max(n + 1, sums.length * 2)];
+    }
+    for (int j = 0; j < n; j++) {
+      sums[j + 1] = sums[j] + laid.length(j);
+    }
+    if (append) {
+      packFull(0, n);
+    } else {
+      halve(0, n);
+    }
+    long leafNo = tree.pathPage[0];
+    long oldRight = Node.rightSibling(leaf);
+    laid.writeTo(leaf, fmt, cuts[0], cuts[1]);
+    assert Node.assertWellFormed(leaf);
+    if (parts == 1) {
+      return;
+    }
+    long[] pages = new long[parts];
+    Page prev = leaf;
+    long prevNo = leafNo;
+    for (int j = 1; j < parts; j++) {
+      Page r = tree.pages.allocate(PageType.LEAF);
+      Node.init(r, 0);
+      laid.writeTo(r, fmt, cuts[j], cuts[j + 1]);
+      assert Node.assertWellFormed(r);
+      Node.setLeftSibling(r, prevNo);
+      Node.setRightSibling(prev, r.pageNo());
+      prev = r;
+      prevNo = r.pageNo();
+      pages[j] = prevNo;
+    }
+    Node.setRightSibling(prev, oldRight);
+    if (oldRight != 0) {
+      Node.setLeftSibling(tree.pages.write(oldRight), prevNo);
+    }
+    // The last part's separator first: the path still leads to the leaf. Each earlier one goes
+    // in front of it in the same parent; a descent finds where (a branch split moves things).
+    for (int j = parts - 1; j >= 1; j--) {
+      int at = cuts[j];
+      int sepLen =
+          Keys.separatorLength(
+              laid.array(),
+              laid.offset(at - 1),
+              laid.length(at - 1),
+              laid.array(),
+              laid.offset(at),
+              laid.length(at));
+      byte[] sep = Arrays.copyOfRange(laid.array(), laid.offset(at), laid.offset(at) + sepLen);
+      if (j < parts - 1) {
+        tree.descend(sep, 0, sep.length);
+      }
+      splitter.insertAbove(sep, pages[j]);
+    }
+  }
+
+  /**
+   * Cuts {@code [from, to)} where the larger half is smallest until every part fits a leaf. The cut
+   * is tried first at the middle of the key bytes and one key either side of it (what the halves
+   * share is what their first and last keys share); only when none of those leaves two halves that
+   * fit is every cut weighed ({@link Splitter#balancedSplit}).
+   */
+  private void halve(int from, int to) {
+    if (bytes(from, to) <= body) {
+      cut(to);
+      return;
+    }
+    int mid = Arrays.binarySearch(sums, from, to + 1, (sums[from] + sums[to]) / 2);
+    mid = Math.min(to - 1, Math.max(from + 1, mid >= 0 ? mid : -(mid + 1)));
+    int m = -1;
+    long best = Long.MAX_VALUE;
+    for (int k = Math.max(from + 1, mid - 1); k <= Math.min(to - 1, mid + 1); k++) {
+      long larger = Math.max(bytes(from, k), bytes(k, to));
+      if (larger < best) {
+        best = larger;
+        m = k;
+      }
+    }
+    if (best > body && bytes(from, to) <= 2L * body) {
+      m = splitter.balancedSplit(laid, true, from, to, tree.pathPage[0], false);
+    }
+    halve(from, m);
+    halve(m, to);
+  }
+
+  /** Body bytes laid-out keys {@code [from, to)} take as one leaf ({@link Cells#pageBytes}). */
+  private long bytes(int from, int to) {
+    int count = to - from;
+    int shared = laid.commonPrefix(from, to - 1);
+    return Node.bytesFor(
+        Node.CURRENT_FORMAT, true, count, sums[to] - sums[from], Node.bestPrefix(shared, count));
+  }
+
+  /** Cuts {@code [from, to)} into leaves each as full as it goes, in order (appends). */
+  private void packFull(int from, int to) {
+    int fmt = Node.CURRENT_FORMAT;
+    int start = from;
+    while (start < to) {
+      int end = start + 1;
+      int shared = laid.length(start);
+      long keyBytes = laid.length(start);
+      while (end < to) {
+        int sh = Math.min(shared, laid.commonPrefix(end - 1, end));
+        long kb = keyBytes + laid.length(end);
+        int count = end + 1 - start;
+        if (Node.bytesFor(fmt, true, count, kb, Node.bestPrefix(sh, count)) > body) {
+          break;
+        }
+        shared = sh;
+        keyBytes = kb;
+        end++;
+      }
+      cut(end);
+      start = end;
+    }
+  }
+
+  private void cut(int end) {
+    if (parts + 2 > cuts.length) {
+      cuts = Arrays.copyOf(cuts, cuts.length * 2);
+    }
+    cuts[++parts] = end;
+  }
+
+  /**
+   * Copies the separator above the leaf on the tree's path (the lowest branch on the path whose
+   * taken child is not its last); false at the right edge of the tree, which nothing bounds.
+   */
+  private boolean upperBound() {
+    for (int level = 1; level < tree.height; level++) {
+      Page p = tree.pages.read(tree.pathPage[level]);
+      int idx = tree.pathIndex[level];
+      if (idx < Node.count(p)) {
+        int len = Node.keyLength(p, idx);
+        if (upper.length < len) {
+          upper = new byte[Math.max(len, upper.length * 2)];
+        }
+        Keys.copyKey(p, idx, upper, 0);
+        upperLen = len;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the current change is an insert into the leaf whose range {@link #upperBound} read. */
+  private boolean inRange(Changes c, boolean bounded) {
+    return c.insert()
+        && (!bounded
+            || Arrays.compareUnsigned(
+                    c.array(), c.offset(), c.offset() + c.length(), upper, 0, upperLen)
+                < 0);
+  }
+
+  private static int compare(Cells a, int i, Changes c) {
+    return Arrays.compareUnsigned(
+        a.array(),
+        a.offset(i),
+        a.offset(i) + a.length(i),
+        c.array(),
+        c.offset(),
+        c.offset() + c.length());
+  }
+
+  private void checkLength(Changes c) {
+    if (c.length() > tree.maxEntry) {
+      throw new KeyTooLongException(tree.indexName, c.length(), tree.maxEntry);
+    }
+    if (c.length() < 1) {
+      throw new IllegalArgumentException(
+          "entry length : " + c.length() + " (expected: 1.." + tree.maxEntry + ")");
+    }
+  }
+
+  private IllegalStateException duplicate(Changes c, int slot) {
+    return new IllegalStateException(
+        "entry already in index "
+            + tree.indexName
+            + " (page "
+            + tree.pathPage[0]
+            + ", slot "
+            + slot
+            + "): "
+            + Keys.hex(c.array(), c.offset(), c.length()));
+  }
+}
