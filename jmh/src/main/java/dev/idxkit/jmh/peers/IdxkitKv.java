@@ -30,8 +30,9 @@ import java.util.concurrent.locks.Lock;
  * ({@code StoreTxn.buffer}: logged as ~25-byte edits, held sorted in memory), then commit; a commit
  * that takes the buffers past the store's {@code changeBufferBytes} merges them into the tree in
  * key order, and one that takes the log or the dirty pages past the checkpoint thresholds merges
- * them all and runs the checkpoint too, inside the timing. {@link #finishInserts} merges what is
- * left (timed, reported beside the rounds). Reads lay the buffer over the tree ({@code
+ * them all and runs the checkpoint too, inside the timing. {@link #persistInserts} makes them
+ * durable with a checkpoint that keeps the buffer, {@link #mergeInserts} merges what is left and
+ * checkpoints (each timed, reported beside the rounds). Reads lay the buffer over the tree ({@code
  * BufferedCursor}).
  */
 final class IdxkitKv implements KvStore {
@@ -100,10 +101,21 @@ final class IdxkitKv implements KvStore {
     refresh();
   }
 
-  /** Merges what the change buffer still holds into the tree. */
+  /**
+   * A checkpoint that keeps the change buffer: the log fsynced with the buffer's snapshot at the
+   * head of its new segment, the dirty pages home; the merge stays for later.
+   */
   @Override
-  public void finishInserts() {
+  public void persistInserts() {
+    store.store().checkpointKeepingBuffers();
+    refresh();
+  }
+
+  /** Merges what the change buffer holds into the tree, and a checkpoint writes it home. */
+  @Override
+  public void mergeInserts() {
     store.store().mergeAllBuffers();
+    store.store().checkpoint();
     refresh();
   }
 

@@ -50,12 +50,21 @@ interface KvStore extends AutoCloseable {
   void insertBatch(long[] keys, long[] values, int from, int to) throws Exception;
 
   /**
-   * Finishes work the inserts deferred, after the last {@link #insertBatch}: idxkit merges its
-   * change buffers into the tree, RocksDB flushes its memtable. Timed apart from the rounds, and
-   * added to them in the "with deferred work" rate, so that work a store put off is not left out.
-   * The default does nothing (the inserts are in the store's structure already).
+   * Makes every insert durable with one sync, after the last {@link #insertBatch}, leaving work a
+   * store deferred to be done later as it would be: RocksDB flushes its memtable to a level-0 file
+   * (waited for) and leaves the compaction; idxkit runs a checkpoint that keeps its change buffers
+   * (written into the log) and leaves the merge; LMDB syncs its map. Timed apart from the rounds.
+   * The default does nothing, which only favours a store that leaves it so.
    */
-  default void finishInserts() throws Exception {}
+  default void persistInserts() throws Exception {}
+
+  /**
+   * Does the merge work the inserts deferred, after {@link #persistInserts}, and makes it durable:
+   * RocksDB compacts the whole key range into one sorted level; idxkit merges its change buffers
+   * into the tree and checkpoints. Timed apart. The default does nothing (a B-tree that took each
+   * insert into its pages has no merge left).
+   */
+  default void mergeInserts() throws Exception {}
 
   @Override
   void close() throws Exception;

@@ -100,6 +100,12 @@ final class LmdbKv implements KvStore {
     }
   }
 
+  /** One {@code env.sync(true)}: the inserts' pages, committed under MDB_NOSYNC, fsynced. */
+  @Override
+  public void persistInserts() {
+    env.sync(true);
+  }
+
   @Override
   public long get(long k) {
     key.clear();

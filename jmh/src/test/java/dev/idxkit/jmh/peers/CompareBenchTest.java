@@ -56,19 +56,26 @@ class CompareBenchTest {
       assertThat(sheet.value(s, "round 2", "lookup")).as(s).isPositive();
       assertThat(sheet.value(s, "", "insert")).as(s).isPositive();
       assertThat(sheet.value(s, "round 2", "insert")).as(s).isPositive();
-      assertThat(sheet.value(s, "", "insert with deferred work")).as(s).isPositive();
-      assertThat(sheet.value(s, "", "deferred work")).as(s).isGreaterThanOrEqualTo(0);
+      assertThat(sheet.value(s, "", CompareInserts.DURABLE)).as(s).isPositive();
+      assertThat(sheet.value(s, "", CompareInserts.MERGED))
+          .as(s)
+          .isPositive()
+          .isLessThanOrEqualTo(sheet.value(s, "", CompareInserts.DURABLE));
+      assertThat(sheet.value(s, "", "persist")).as(s).isGreaterThanOrEqualTo(0);
+      assertThat(sheet.value(s, "", "merge")).as(s).isGreaterThanOrEqualTo(0);
       assertThat(sheet.settings()).containsKey(s);
     }
-    // Per peer: build, lookups, lookup CPU, scans, inserts, and inserts with the deferred work.
-    assertThat(sheet.ratios()).hasSize(6 * (CompareBench.STORES.size() - 1));
+    // Per peer: build, lookups, lookup CPU, scans, inserts, inserts made durable, and inserts
+    // durable and merged.
+    assertThat(sheet.ratios()).hasSize(7 * (CompareBench.STORES.size() - 1));
     assertThat(sheet.goals())
         .extracting(ResultSheet.Goal::goal)
         .containsExactly(
             "random point lookups within 1.1x of LMDB's CPU per lookup",
             "random point lookups ahead of every other peer",
-            "random inserts at or above RocksDB's rate",
-            "random inserts ahead of every B-tree peer");
+            "random inserts at or above RocksDB's rate, made durable",
+            "random inserts at or above RocksDB's rate, durable and merged",
+            "random inserts ahead of every B-tree peer (durable and merged)");
 
     List<String> csv = Files.readAllLines(out.resolve("compare.csv"));
     assertThat(csv.get(0)).isEqualTo("experiment,store,config,metric,value,unit");

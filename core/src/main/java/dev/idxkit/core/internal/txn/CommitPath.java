@@ -332,6 +332,31 @@ final class CommitPath implements AutoCloseable {
     backgroundFailure = null;
   }
 
+  /**
+   * A checkpoint as beside the commits, waited for: every commit durable and every dirty page home,
+   * the change buffers kept (their snapshot heads the log segment the commits switch to, as in
+   * {@link #startBackground}). Durability without the cost of a merge, which stays for later
+   * (InnoDB's fast shutdown leaves its change buffer unmerged likewise). When a checkpoint beside
+   * the commits failed before, or the change buffers are empty, a checkpoint that holds the writer
+   * instead (both segments may hold frames then, and there is nothing to keep).
+   */
+  void checkpointKeepingBuffers() {
+    awaitBackground();
+    if (options.readOnly()) {
+      return;
+    }
+    if (backgroundFailure != null || committed.buffers().isEmpty()) {
+      checkpoint();
+      return;
+    }
+    startBackground();
+    awaitBackground();
+    if (backgroundFailure != null) {
+      Throwable t = backgroundFailure;
+      throw t instanceof RuntimeException e ? e : new IllegalStateException(t);
+    }
+  }
+
   /** Publishes a bulk session's meta: one meta write, then the new state becomes visible. */
   void publish(MetaState.Builder next, List<FreeList> nextFree) {
     MetaState m =
@@ -375,7 +400,7 @@ final class CommitPath implements AutoCloseable {
       if (committed.buffers().isEmpty()) {
         checkpoint();
       } else {
-        checkpointKeepingBuffers();
+        recoveryCheckpointKeepingBuffers();
       }
       // Every page is home under the meta now: a double write left by a checkpoint that finished
       // (a crash before its delete) or by the one just replayed is of no more use.
@@ -395,7 +420,7 @@ final class CommitPath implements AutoCloseable {
    * and a checkpoint that holds the writer writes everything home and resets the log; a crash
    * before its meta replays the same log and merges again.
    */
-  private void checkpointKeepingBuffers() {
+  private void recoveryCheckpointKeepingBuffers() {
     List<Wal> withData = new ArrayList<>();
     for (Wal w : wal.inReplayOrder()) {
       if (w.size() > WalFormat.HEADER_SIZE) {

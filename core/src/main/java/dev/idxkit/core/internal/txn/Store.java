@@ -236,6 +236,21 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes every commit durable and writes the dirty pages home without merging the change buffers
+   * (they are written at the head of the new log segment and replayed at the next open); waits for
+   * the writer. See {@link CommitPath#checkpointKeepingBuffers}.
+   */
+  public void checkpointKeepingBuffers() {
+    checkWritable();
+    writer.acquire();
+    try {
+      log.checkpointKeepingBuffers();
+    } finally {
+      writer.release();
+    }
+  }
+
   /** Copies committed log pages home and writes a meta slot; waits for the writer. */
   public void checkpoint() {
     checkWritable();

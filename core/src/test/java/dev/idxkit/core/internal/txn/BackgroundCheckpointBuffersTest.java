@@ -392,6 +392,53 @@ class BackgroundCheckpointBuffersTest {
   }
 
   /**
+   * {@link Store#checkpointKeepingBuffers}, asked for with few pages dirty (no checkpoint beside
+   * would start by itself): the heap pages go home, the buffers stay and their snapshot heads the
+   * other segment; a crash copy recovers every entry still buffered; without buffers it is a
+   * checkpoint that holds the writer.
+   */
+  @Test
+  void aCheckpointKeepingTheBuffersOnRequest() throws Exception {
+    long seed = Seeds.seed();
+    String why = Seeds.reproduce(seed, getClass());
+    System.out.println("aCheckpointKeepingTheBuffersOnRequest: " + why);
+    SplittableRandom rnd = Seeds.random(seed);
+    Path dir = tmp.resolve("db");
+    Model m = new Model(400, rnd.split());
+    try (Store s = Store.create(dir, options(FileIo.DEFAULT), Map.of(0, "data"), new byte[0])) {
+      m.setUp(s);
+      for (int i = 0; i < 4; i++) {
+        m.commit(s, 1 + i, i * 10, 10, t -> m.insertSome(t, 200).deleteSome(t, 30));
+      }
+      long buffered = bufferedChanges(s);
+      assertThat(buffered).as("buffered before, " + why).isPositive();
+      CheckpointStats before = s.lastCheckpoint();
+      s.checkpointKeepingBuffers();
+      assertThat(s.lastCheckpoint()).as("a checkpoint ran, " + why).isNotSameAs(before);
+      assertThat(s.lastCheckpoint().pages()).as("the heap pages went home, " + why).isEqualTo(40);
+      assertThat(bufferedChanges(s)).as("nothing merged, " + why).isEqualTo(buffered);
+      assertThat(size(dir, "wal")).as("the segment left behind is empty, " + why).isZero();
+      assertThat(size(dir, "wal2"))
+          .as("the other segment holds the snapshot, " + why)
+          .isGreaterThan(WalFormat.HEADER_SIZE);
+      m.assertMatches(s, "after the checkpoint, " + why);
+      Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
+      assertOpensWithTheBuffers(
+          crash, m.copy(rnd.split()), "after a checkpoint on request, " + why);
+
+      s.mergeAllBuffers();
+      before = s.lastCheckpoint();
+      s.checkpointKeepingBuffers();
+      assertThat(bufferedChanges(s)).as("merged, " + why).isZero();
+      assertThat(Math.max(sizeOrZero(dir, "wal"), sizeOrZero(dir, "wal2")))
+          .as("without buffers the log starts afresh, no frames in either segment, " + why)
+          .isLessThanOrEqualTo(WalFormat.HEADER_SIZE);
+      m.assertInTreeAlone(s, "merged and checkpointed, " + why);
+    }
+    assertReopensAfterClose(dir, m, why);
+  }
+
+  /**
    * Opens {@code crash} (one segment holds frames) read-only, then read-write: every entry is
    * there, still buffered (recovery's checkpoint ran beside and kept them); a merge then puts them
    * in the tree, and a reopen gives them back again.
