@@ -40,7 +40,8 @@ final class MapDbKv implements KvStore {
     return "MapDB 3.1.0 BTreeMap<Long,Long> (Serializer.LONG), file store with mmap"
         + " (fileMmapEnable, cleanerHackEnable), transactions off, bulk build by createFromSink,"
         + " one commit() (fsync) at the end, no own cache; reads: get / tailMap iterator per scan;"
-        + " inserts: put in place, transactions off (a batch is not atomic), no commit per batch";
+        + " inserts: put in place, transactions off (a batch is not atomic), no commit per batch,"
+        + " one commit() (fsync) after the rounds";
   }
 
   @Override
@@ -65,6 +66,12 @@ final class MapDbKv implements KvStore {
     for (int i = from; i < to; i++) {
       map.put(keys[i], values[i]);
     }
+  }
+
+  /** {@code commit()}, which fsyncs the store file the puts changed in place. */
+  @Override
+  public void persistInserts() {
+    db.commit();
   }
 
   @Override
