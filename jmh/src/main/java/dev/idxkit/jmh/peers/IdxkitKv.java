@@ -137,7 +137,7 @@ final class IdxkitKv implements KvStore {
     Lock l = store.store().readLock();
     l.lock();
     try {
-      if (store.store().bufferedChanges() == 0) {
+      if (!store.store().hasBufferedChanges()) {
         // Nothing buffered (the lookup rounds run before the inserts): the tree alone.
         TreeCursor t = tree.cursor();
         return t.seek(probe) && t.startsWith(probe) ? t.rid() : -1;
@@ -156,7 +156,7 @@ final class IdxkitKv implements KvStore {
     l.lock();
     try {
       int n = 0;
-      if (store.store().bufferedChanges() == 0) {
+      if (!store.store().hasBufferedChanges()) {
         TreeCursor t = tree.cursor();
         for (boolean on = t.seek(probe); on && n < values.length; on = t.next()) {
           values[n++] = t.rid();

@@ -46,6 +46,11 @@ public final class PagePool {
     return b;
   }
 
+  /** Idle buffers now (tests). */
+  synchronized int idle() {
+    return idle.size();
+  }
+
   public synchronized void release(PageBuffer b) {
     if (b != null && idle.size() < maxPooled) {
       idle.push(b);

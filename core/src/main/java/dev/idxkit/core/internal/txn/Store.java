@@ -320,6 +320,11 @@ public final class Store implements AutoCloseable {
     return committed.buffers();
   }
 
+  /** Whether any committed change buffer holds a change; under {@link #readLock()}. */
+  public boolean hasBufferedChanges() {
+    return !committed.buffers().isEmpty();
+  }
+
   /** Changes held in the committed change buffers, all indexes; under {@link #readLock()}. */
   public long bufferedChanges() {
     return committed.buffers().changes();
