@@ -68,7 +68,8 @@ public final class CompareBench {
           + " [--stores idxkit,sqlite,h2mvstore,rocksdb,lmdb,mapdb]"
           + " [--cache 256m] [--fill 100] [--out bench-results/compare] [--work DIR] [--seed N] [--verbose]\n"
           + "Bulk build, random point lookups, range scans and random inserts (transactions of"
-          + " --batch, no fsync) of the same keys in idxkit and,"
+          + " --batch, no fsync; then each store's sync, and its deferred merge, timed) of the"
+          + " same keys in idxkit and,"
           + " in the same run, SQLite, H2 MVStore, RocksDB, LMDB and MapDB; CSV, JSON and PNG."
           + " --fill: how full idxkit's bulk build packs its leaves, in percent (as idxbuild"
           + " --fill).";
