@@ -427,7 +427,6 @@ class BackgroundCheckpointBuffersTest {
           crash, m.copy(rnd.split()), "after a checkpoint on request, " + why);
 
       s.mergeAllBuffers();
-      before = s.lastCheckpoint();
       s.checkpointKeepingBuffers();
       assertThat(bufferedChanges(s)).as("merged, " + why).isZero();
       assertThat(Math.max(sizeOrZero(dir, "wal"), sizeOrZero(dir, "wal2")))
