@@ -261,31 +261,6 @@ final class CommitPath implements AutoCloseable {
     }
   }
 
-  /**
-   * As {@link #maybeCheckpointBeside}, for a merge of every change buffer (one a checkpoint that
-   * holds the writer follows, or one asked for): starts a checkpoint beside the merge as soon as
-   * none runs and the pages changed since the last one pass {@code sliceBytes}, so that the pages
-   * the merge changes go home in slices on the checkpoint thread while it goes on, instead of all
-   * at the end on the writer's; each slice's buffers go back to the pool for the next pages. Past
-   * the usual bounds it waits as any commit does.
-   */
-  void maybeCheckpointBesideMerge(long sliceBytes) {
-    if (backgroundFailure != null || recovering) {
-      return;
-    }
-    if (running != null && running.done.getCount() == 0) {
-      finishBackground();
-      if (backgroundFailure != null) {
-        return;
-      }
-    }
-    if (running == null && committed.activeBytes() > sliceBytes) {
-      startBackground();
-      return;
-    }
-    maybeCheckpoint();
-  }
-
   /** Waits for the checkpoint beside the commits, if one runs, and takes its outcome. */
   private void awaitBackground() {
     if (running == null) {

@@ -438,50 +438,6 @@ class BackgroundCheckpointBuffersTest {
   }
 
   /**
-   * A merge of every buffer whose pages pass an eighth of {@code dirtyPageBytes} writes them home
-   * in slices, on checkpoints beside it (each writing what is still buffered at the head of its
-   * segment); a crash copy taken after it recovers every entry, in the tree alone.
-   */
-  @Test
-  void aMergeOfEveryBufferCheckpointsBesideItInSlices() throws Exception {
-    long seed = Seeds.seed();
-    String why = Seeds.reproduce(seed, getClass());
-    System.out.println("aMergeOfEveryBufferCheckpointsBesideItInSlices: " + why);
-    SplittableRandom rnd = Seeds.random(seed);
-    HoldingIo io = new HoldingIo();
-    Path dir = tmp.resolve("db");
-    Model m = new Model(400, rnd.split());
-    try (Store s = Store.create(dir, options(io), Map.of(0, "data"), new byte[0]);
-        HoldingIo released = io) {
-      m.setUp(s);
-      // setUp's 400 new pages started a checkpoint beside its commit.
-      int before = io.emptied.availablePermits();
-      // 100 heap pages (under the 128 that start a checkpoint beside the commits, over the 32 of a
-      // merge's slice) and 3,000 buffered changes (under the bound: nothing merged yet).
-      for (int i = 0; i < 10; i++) {
-        m.commit(s, 1 + i, i * 10, 10, t -> m.insertSome(t, 300).deleteSome(t, 20));
-      }
-      assertThat(io.emptied.availablePermits())
-          .as("no checkpoint beside the commits, " + why)
-          .isEqualTo(before);
-      assertThat(bufferedChanges(s)).as("buffered, " + why).isGreaterThan(2500);
-      s.mergeAllBuffers();
-      assertThat(bufferedChanges(s)).as("merged, " + why).isZero();
-      m.assertInTreeAlone(s, "merged, " + why);
-      // Past 32 changed pages (an eighth of 256) the merge's first transaction started one.
-      assertThat(io.emptied.tryAcquire(before + 1, 30, TimeUnit.SECONDS))
-          .as("a checkpoint beside the merge emptied the segment it left, " + why)
-          .isTrue();
-      Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
-      try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
-        m.assertMatches(copy, "recovered after the merge, " + why);
-        m.assertInTreeAlone(copy, "recovered after the merge, " + why);
-      }
-    }
-    assertReopensAfterClose(dir, m, why);
-  }
-
-  /**
    * Opens {@code crash} (one segment holds frames) read-only, then read-write: every entry is
    * there, still buffered (recovery's checkpoint ran beside and kept them); a merge then puts them
    * in the tree, and a reopen gives them back again.
