@@ -67,6 +67,8 @@ final class CommitPath implements AutoCloseable {
   private Runnable mergeBuffers = () -> {};
   // Set while recovery merges the buffers with both log segments in use: no switch is possible.
   private boolean recovering;
+  // Recovery's logged merge when both log segments hold frames: no segment to switch to.
+  private boolean noCheckpointBeside;
 
   CommitPath(
       Path dir,
@@ -256,7 +258,7 @@ final class CommitPath implements AutoCloseable {
    * writer (the caller's full checkpoint follows).
    */
   void maybeCheckpointBeside() {
-    if (backgroundFailure == null && !recovering) {
+    if (backgroundFailure == null && !recovering && !noCheckpointBeside) {
       maybeCheckpoint();
     }
   }
@@ -414,11 +416,13 @@ final class CommitPath implements AutoCloseable {
    * (under a valid header) and the other nothing, a checkpoint as beside the commits: the commits
    * resume on that segment, the checkpoint switches to the other (writing the buffers at its head),
    * writes the pages home and empties the first; nothing is merged, so an open costs what a
-   * checkpoint costs. Otherwise (both segments hold frames: a checkpoint beside the commits did not
-   * finish; or the log's header is damaged) there is no segment to switch to or to append to: the
-   * buffers are merged into the trees in memory, without logging and without the dirty-page bound,
-   * and a checkpoint that holds the writer writes everything home and resets the log; a crash
-   * before its meta replays the same log and merges again.
+   * checkpoint costs. When both segments hold frames (a checkpoint beside the commits did not
+   * finish) there is no segment to switch to: the buffers are merged by logged transactions
+   * appended to the later segment, without the dirty-page bound, and a checkpoint that holds the
+   * writer writes everything home and resets the log; a crash before its meta replays both
+   * segments, the merge with them. When the log's header is damaged nothing can be appended: the
+   * merge runs in memory without logging before that checkpoint (a crash inside it after its double
+   * write is sealed is a known problem: the next open refuses the database).
    */
   private void recoveryCheckpointKeepingBuffers() {
     List<Wal> withData = new ArrayList<>();
@@ -437,6 +441,26 @@ final class CommitPath implements AutoCloseable {
       }
       return;
     }
+    if (withData.size() == 2 && WalSegments.holdsFrames(withData.get(1))) {
+      // Both segments hold frames: the merge is logged on the later one, as the commits after the
+      // switch were, with no checkpoint beside it (there is no empty segment to switch to); a
+      // crash before the checkpoint below has written its meta replays both segments, the merge's
+      // transactions with them. An unlogged merge here took sequence numbers the log never held,
+      // and pages a crash in its checkpoint left in the double write or at home that the next
+      // recovery merged into again.
+      wal.resumeOn(withData.get(1));
+      noCheckpointBeside = true;
+      try {
+        mergeBuffers.run();
+      } finally {
+        noCheckpointBeside = false;
+      }
+      committed.markMetaDirty();
+      checkpoint();
+      return;
+    }
+    // A damaged log header: nothing can be appended. Known problem: a crash inside the checkpoint
+    // below, after its double write is sealed, leaves images of an unlogged merge (see README).
     recovering = true;
     try {
       mergeBuffers.run();

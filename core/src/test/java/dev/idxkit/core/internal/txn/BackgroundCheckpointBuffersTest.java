@@ -469,6 +469,42 @@ class BackgroundCheckpointBuffersTest {
     }
   }
 
+  /**
+   * Recovery of {@code crash} (both segments hold frames: an unlogged merge, then a checkpoint that
+   * holds the writer) killed in that checkpoint's home write, after its double write is sealed; a
+   * copy taken then recovers again (installing the double write's merged images, replaying the same
+   * log, merging again over them): every entry there, in the tree alone. {@code crash} is left as
+   * it was.
+   */
+  private void assertRecoveryInterruptedInItsCheckpointRecoversAgain(
+      Path crash, Model m, String why) throws Exception {
+    Path work = CrashCopy.of(crash, tmp.resolve("recovering"));
+    HoldingIo io = new HoldingIo();
+    io.holdNextWrite(HoldingIo.filesOf("a home write"));
+    Thread opener =
+        new Thread(
+            () -> {
+              try (Store s = Store.open(work, options(io))) {
+                m.assertMatches(s, "the interrupted recovery, released, " + why);
+              }
+            },
+            "recovery-to-interrupt");
+    opener.start();
+    try (HoldingIo released = io) {
+      assertThat(io.held.await(30, TimeUnit.SECONDS))
+          .as("recovery's checkpoint reached a home write, " + why)
+          .isTrue();
+      assertThat(doubleWrites(work)).as("its double write is sealed, " + why).isNotEmpty();
+      Path again = CrashCopy.of(work, tmp.resolve("recovering-crash"));
+      io.release();
+      opener.join(TimeUnit.SECONDS.toMillis(60));
+      try (Store s = Store.open(again, options(FileIo.DEFAULT))) {
+        m.assertMatches(s, "recovered after a crash in recovery's checkpoint, " + why);
+        m.assertInTreeAlone(s, "recovered after a crash in recovery's checkpoint, " + why);
+      }
+    }
+  }
+
   /** Reopens {@code dir} after its close (which merges): every entry there, in the tree alone. */
   private static void assertReopensAfterClose(Path dir, Model m, String why) {
     try (Store again = Store.open(dir, options(FileIo.DEFAULT))) {
@@ -547,6 +583,7 @@ class BackgroundCheckpointBuffersTest {
         assertThat(bufferedChanges(copy)).as("buffered, read-only, " + why).isPositive();
       }
       assertThat(Files.exists(crash.resolve("wal2"))).as("read-only leaves the segments").isTrue();
+      assertRecoveryInterruptedInItsCheckpointRecoversAgain(crash, atCrash, why);
       try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
         atCrash.assertMatches(copy, "recovered, " + why);
         atCrash.assertInTreeAlone(copy, "recovered (both segments: merged), " + why);
