@@ -352,6 +352,11 @@ final class CommitPath implements AutoCloseable {
       return;
     }
     startBackground();
+    awaitBackgroundOrThrow();
+  }
+
+  /** As {@link #awaitBackground}, then throws what the checkpoint beside failed with, if it did. */
+  private void awaitBackgroundOrThrow() {
     awaitBackground();
     if (backgroundFailure != null) {
       Throwable t = backgroundFailure;
@@ -434,11 +439,7 @@ final class CommitPath implements AutoCloseable {
     if (withData.size() == 1 && WalSegments.holdsFrames(withData.get(0))) {
       wal.resumeOn(withData.get(0));
       startBackground();
-      awaitBackground();
-      if (backgroundFailure != null) {
-        Throwable t = backgroundFailure;
-        throw t instanceof RuntimeException e ? e : new IllegalStateException(t);
-      }
+      awaitBackgroundOrThrow();
       return;
     }
     if (withData.size() == 2 && WalSegments.holdsFrames(withData.get(1))) {
@@ -449,22 +450,28 @@ final class CommitPath implements AutoCloseable {
       // and pages a crash in its checkpoint left in the double write or at home that the next
       // recovery merged into again.
       wal.resumeOn(withData.get(1));
-      noCheckpointBeside = true;
-      try {
-        mergeBuffers.run();
-      } finally {
-        noCheckpointBeside = false;
-      }
-      committed.markMetaDirty();
-      checkpoint();
+      mergeThenCheckpoint(true);
       return;
     }
     // A damaged log header: nothing can be appended. Known problem: a crash inside the checkpoint
     // below, after its double write is sealed, leaves images of an unlogged merge (see README).
-    recovering = true;
+    mergeThenCheckpoint(false);
+  }
+
+  /**
+   * Recovery's merge of every buffer, logged or not, with no checkpoint beside it, then a
+   * checkpoint that holds the writer.
+   */
+  private void mergeThenCheckpoint(boolean logged) {
+    if (logged) {
+      noCheckpointBeside = true;
+    } else {
+      recovering = true;
+    }
     try {
       mergeBuffers.run();
     } finally {
+      noCheckpointBeside = false;
       recovering = false;
     }
     committed.markMetaDirty();
