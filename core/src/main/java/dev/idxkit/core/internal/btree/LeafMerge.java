@@ -247,7 +247,8 @@ final class LeafMerge {
    * fit is every cut weighed ({@link Splitter#balancedSplit}).
    */
   private void halve(int from, int to) {
-    if (bytes(from, to) <= body) {
+    long all = bytes(from, to);
+    if (all <= body) {
       cut(to);
       return;
     }
@@ -262,7 +263,7 @@ final class LeafMerge {
         m = k;
       }
     }
-    if (best > body && bytes(from, to) <= 2L * body) {
+    if (best > body && all <= 2L * body) {
       m = splitter.balancedSplit(laid, true, from, to, tree.pathPage[0], false);
     }
     halve(from, m);
