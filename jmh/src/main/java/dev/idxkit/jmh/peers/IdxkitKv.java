@@ -107,8 +107,8 @@ final class IdxkitKv implements KvStore {
    */
   @Override
   public void persistInserts() {
+    // No merge: the tree's root stays where it is.
     store.store().checkpointKeepingBuffers();
-    refresh();
   }
 
   /** Merges what the change buffer holds into the tree, and a checkpoint writes it home. */
