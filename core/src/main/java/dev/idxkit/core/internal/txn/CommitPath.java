@@ -65,7 +65,7 @@ final class CommitPath implements AutoCloseable {
   // Merges every change buffer into its tree (through transactions of its own): run before each
   // checkpoint that holds the writer; one beside the commits snapshots the buffers instead.
   private Runnable mergeBuffers = () -> {};
-  // Set while recovery merges the buffers with both log segments in use: no switch is possible.
+  // Set while recovery merges the buffers unlogged (a damaged log header: nothing can be appended).
   private boolean recovering;
   // Recovery's logged merge when both log segments hold frames: no segment to switch to.
   private boolean noCheckpointBeside;
