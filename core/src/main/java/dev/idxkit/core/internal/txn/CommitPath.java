@@ -258,9 +258,43 @@ final class CommitPath implements AutoCloseable {
    * writer (the caller's full checkpoint follows).
    */
   void maybeCheckpointBeside() {
-    if (backgroundFailure == null && !recovering && !noCheckpointBeside) {
+    if (besideAllowed()) {
       maybeCheckpoint();
     }
+  }
+
+  /**
+   * No checkpoint starts beside a merge after one beside the commits failed, nor during recovery's
+   * merge: an unlogged one has nothing in the log to checkpoint, and a logged one runs on the later
+   * of two segments that both hold frames, so there is no empty segment to switch to.
+   */
+  private boolean besideAllowed() {
+    return backgroundFailure == null && !recovering && !noCheckpointBeside;
+  }
+
+  /**
+   * As {@link #maybeCheckpointBeside}, for a merge of every change buffer (one a checkpoint that
+   * holds the writer follows, or one asked for): starts a checkpoint beside the merge as soon as
+   * none runs and the pages changed since the last one pass {@code sliceBytes}, so that the pages
+   * the merge changes go home in slices on the checkpoint thread while it goes on, instead of all
+   * at the end on the writer's; each slice's buffers go back to the pool for the next pages. Past
+   * the usual bounds it waits as any commit does.
+   */
+  void maybeCheckpointBesideMerge(long sliceBytes) {
+    if (!besideAllowed()) {
+      return;
+    }
+    if (running != null && running.done.getCount() == 0) {
+      finishBackground();
+      if (backgroundFailure != null) {
+        return;
+      }
+    }
+    if (running == null && committed.activeBytes() > sliceBytes) {
+      startBackground();
+      return;
+    }
+    maybeCheckpoint();
   }
 
   /** Waits for the checkpoint beside the commits, if one runs, and takes its outcome. */

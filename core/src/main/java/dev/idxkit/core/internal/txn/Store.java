@@ -373,10 +373,26 @@ public final class Store implements AutoCloseable {
         txn.drained(h.index(), last);
         txn.commit();
       }
-      // The merge's pages count against the dirty-page bound like any commit's.
-      log.maybeCheckpointBeside();
+      // The merge's pages count against the dirty-page bound like any commit's; a merge of
+      // everything writes them home in slices beside it as it goes.
+      if (leave == 0) {
+        log.maybeCheckpointBesideMerge(mergeSliceBytes());
+      } else {
+        log.maybeCheckpointBeside();
+      }
     }
   }
+
+  /**
+   * Pages a merge of every buffer changes before it starts a checkpoint beside it: an eighth of
+   * {@code dirtyPageBytes}, at most {@value #MERGE_SLICE_MAX} bytes: each slice's checkpoint also
+   * writes what is still buffered into the log, which much smaller slices would repeat too often.
+   */
+  private long mergeSliceBytes() {
+    return Math.min(MERGE_SLICE_MAX, options.dirtyPageBytes() / 8);
+  }
+
+  static final long MERGE_SLICE_MAX = 64L << 20;
 
   /** Changes one buffer merge takes: at most as many leaves changed, 8 KiB each in memory. */
   static final int MERGE_CHANGES = 8192;

@@ -37,7 +37,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Change buffers and checkpoints beside the commits: such a checkpoint does not merge the buffers
@@ -438,6 +438,50 @@ class BackgroundCheckpointBuffersTest {
   }
 
   /**
+   * A merge of every buffer whose pages pass an eighth of {@code dirtyPageBytes} writes them home
+   * in slices, on checkpoints beside it (each writing what is still buffered at the head of its
+   * segment); a crash copy taken after it recovers every entry, in the tree alone.
+   */
+  @Test
+  void aMergeOfEveryBufferCheckpointsBesideItInSlices() throws Exception {
+    long seed = Seeds.seed();
+    String why = Seeds.reproduce(seed, getClass());
+    System.out.println("aMergeOfEveryBufferCheckpointsBesideItInSlices: " + why);
+    SplittableRandom rnd = Seeds.random(seed);
+    HoldingIo io = new HoldingIo();
+    Path dir = tmp.resolve("db");
+    Model m = new Model(400, rnd.split());
+    try (Store s = Store.create(dir, options(io), Map.of(0, "data"), new byte[0]);
+        HoldingIo released = io) {
+      m.setUp(s);
+      // setUp's 400 new pages started a checkpoint beside its commit.
+      int before = io.emptied.availablePermits();
+      // 100 heap pages (under the 128 that start a checkpoint beside the commits, over the 32 of a
+      // merge's slice) and 3,000 buffered changes (under the bound: nothing merged yet).
+      for (int i = 0; i < 10; i++) {
+        m.commit(s, 1 + i, i * 10, 10, t -> m.insertSome(t, 300).deleteSome(t, 20));
+      }
+      assertThat(io.emptied.availablePermits())
+          .as("no checkpoint beside the commits, " + why)
+          .isEqualTo(before);
+      assertThat(bufferedChanges(s)).as("buffered, " + why).isGreaterThan(2500);
+      s.mergeAllBuffers();
+      assertThat(bufferedChanges(s)).as("merged, " + why).isZero();
+      m.assertInTreeAlone(s, "merged, " + why);
+      // Past 32 changed pages (an eighth of 256) the merge's first transaction started one.
+      assertThat(io.emptied.tryAcquire(before + 1, 30, TimeUnit.SECONDS))
+          .as("a checkpoint beside the merge emptied the segment it left, " + why)
+          .isTrue();
+      Path crash = CrashCopy.of(dir, tmp.resolve("crash"));
+      try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
+        m.assertMatches(copy, "recovered after the merge, " + why);
+        m.assertInTreeAlone(copy, "recovered after the merge, " + why);
+      }
+    }
+    assertReopensAfterClose(dir, m, why);
+  }
+
+  /**
    * Opens {@code crash} (one segment holds frames) read-only, then read-write: every entry is
    * there, still buffered (recovery's checkpoint ran beside and kept them); a merge then puts them
    * in the tree, and a reopen gives them back again.
@@ -470,17 +514,19 @@ class BackgroundCheckpointBuffersTest {
   }
 
   /**
-   * Recovery of {@code crash} (both segments hold frames: an unlogged merge, then a checkpoint that
-   * holds the writer) killed in that checkpoint's home write, after its double write is sealed; a
-   * copy taken then recovers again (installing the double write's merged images, replaying the same
-   * log, merging again over them): every entry there, in the tree alone. {@code crash} is left as
-   * it was.
+   * Recovery of {@code crash} (both segments hold frames: a merge logged on the later one, then a
+   * checkpoint that holds the writer) killed in that checkpoint's {@code where} (the double write,
+   * a home write after the double write is sealed, or the meta write); a copy taken then recovers
+   * again (replaying both segments and the merge, installing the double write's images when it is
+   * sealed): every entry there, in the tree alone. The first write held is the first of any
+   * checkpoint in that recovery: one beside the merge would have switched to the earlier segment,
+   * emptying the frames that the merge's pages were replayed from. {@code crash} is left as it was.
    */
   private void assertRecoveryInterruptedInItsCheckpointRecoversAgain(
-      Path crash, Model m, String why) throws Exception {
+      Path crash, Model m, String where, String why) throws Exception {
     Path work = CrashCopy.of(crash, tmp.resolve("recovering"));
     HoldingIo io = new HoldingIo();
-    io.holdNextWrite(HoldingIo.filesOf("a home write"));
+    io.holdNextWrite(HoldingIo.filesOf(where));
     Thread opener =
         new Thread(
             () -> {
@@ -492,9 +538,11 @@ class BackgroundCheckpointBuffersTest {
     opener.start();
     try (HoldingIo released = io) {
       assertThat(io.held.await(30, TimeUnit.SECONDS))
-          .as("recovery's checkpoint reached a home write, " + why)
+          .as("recovery's checkpoint reached " + where + ", " + why)
           .isTrue();
-      assertThat(doubleWrites(work)).as("its double write is sealed, " + why).isNotEmpty();
+      if (!where.equals("the double write")) {
+        assertThat(doubleWrites(work)).as("its double write is sealed, " + why).isNotEmpty();
+      }
       Path again = CrashCopy.of(work, tmp.resolve("recovering-crash"));
       io.release();
       opener.join(TimeUnit.SECONDS.toMillis(60));
@@ -530,11 +578,25 @@ class BackgroundCheckpointBuffersTest {
    * of that recovered database after more buffered commits recovers them too; the original goes on
    * and its close merges.
    */
-  @ParameterizedTest(name = "held in {0}")
-  @ValueSource(strings = {"the double write", "a home write", "the meta write"})
-  void aCrashWhileACheckpointBesideIsHeldRecoversTheBuffers(String where) throws Exception {
+  @ParameterizedTest(name = "held in {0}, {1} entries in the tree")
+  @CsvSource({
+    "the double write, 400",
+    "a home write, 400",
+    "the meta write, 400",
+    // Recovery's merge changes more leaves than a merge's slice (32 pages): it must still start
+    // no checkpoint beside itself (it runs on the later of two segments that hold frames).
+    "a home write, 40000"
+  })
+  void aCrashWhileACheckpointBesideIsHeldRecoversTheBuffers(String where, int treeEntries)
+      throws Exception {
     long seed = Seeds.seed();
-    String why = "held in " + where + ", " + Seeds.reproduce(seed, getClass());
+    String why =
+        "held in "
+            + where
+            + ", "
+            + treeEntries
+            + " in the tree, "
+            + Seeds.reproduce(seed, getClass());
     System.out.println("aCrashWhileACheckpointBesideIsHeldRecoversTheBuffers: " + why);
     SplittableRandom rnd = Seeds.random(seed);
     HoldingIo io = new HoldingIo();
@@ -544,7 +606,7 @@ class BackgroundCheckpointBuffersTest {
         HoldingIo released = io) {
       m.setUp(s);
       // Entries in the tree first, so that buffered deletes hide entries of the tree.
-      m.commit(s, 1, 0, 0, t -> m.insertSome(t, 400));
+      m.commit(s, 1, 0, 0, t -> m.insertSome(t, treeEntries));
       s.mergeAllBuffers();
       s.checkpoint();
       m.assertInTreeAlone(s, "after the first merge, " + why);
@@ -583,7 +645,7 @@ class BackgroundCheckpointBuffersTest {
         assertThat(bufferedChanges(copy)).as("buffered, read-only, " + why).isPositive();
       }
       assertThat(Files.exists(crash.resolve("wal2"))).as("read-only leaves the segments").isTrue();
-      assertRecoveryInterruptedInItsCheckpointRecoversAgain(crash, atCrash, why);
+      assertRecoveryInterruptedInItsCheckpointRecoversAgain(crash, atCrash, where, why);
       try (Store copy = Store.open(crash, options(FileIo.DEFAULT))) {
         atCrash.assertMatches(copy, "recovered, " + why);
         atCrash.assertInTreeAlone(copy, "recovered (both segments: merged), " + why);
