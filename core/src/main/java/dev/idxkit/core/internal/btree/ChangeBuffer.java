@@ -122,11 +122,30 @@ public final class ChangeBuffer {
   /** The composed changes in key order (a copy). */
   public List<Map.Entry<byte[], Boolean>> changes() {
     List<Map.Entry<byte[], Boolean>> out = new ArrayList<>();
+    forEachChange(
+        (a, off, len, insert) ->
+            out.add(
+                new AbstractMap.SimpleImmutableEntry<>(
+                    Arrays.copyOfRange(a, off, off + len), insert)));
+    return out;
+  }
+
+  /**
+   * Receives composed changes; the entry's bytes are {@code a[off, off + len)}, for the call only.
+   */
+  public interface ChangeSink {
+    void change(byte[] a, int off, int len, boolean insert);
+  }
+
+  /**
+   * The composed changes in key order, without a copy of each: a snapshot of every buffer at each
+   * checkpoint beside the commits writes them all into the log.
+   */
+  public void forEachChange(ChangeSink sink) {
     Composed c = new Composed(all());
     while (c.next()) {
-      out.add(new AbstractMap.SimpleImmutableEntry<>(c.entry(), c.insert));
+      sink.change(c.array(), c.offset(), c.length(), c.insert);
     }
-    return out;
   }
 
   /**

@@ -132,8 +132,13 @@ public final class MetaEdits {
   }
 
   public void buffered(int index, int area, byte[] entry, boolean insert) {
+    buffered(index, area, entry, 0, entry.length, insert);
+  }
+
+  /** As {@link #buffered(int, int, byte[], boolean)}, the entry being {@code a[off, off + len)}. */
+  public void buffered(int index, int area, byte[] a, int off, int len, boolean insert) {
     op(BUFFERED).u32(index).u8(area).u8(insert ? 1 : 0);
-    bytes(entry);
+    bytes(a, off, len);
   }
 
   public void buffersReset() {
@@ -146,14 +151,18 @@ public final class MetaEdits {
   }
 
   private void bytes(byte[] b) {
-    if (b.length > 0xFFFF) {
-      throw new IllegalArgumentException("entry of " + b.length + " bytes (expected: <= 65535)");
+    bytes(b, 0, b.length);
+  }
+
+  private void bytes(byte[] b, int off, int n) {
+    if (n > 0xFFFF) {
+      throw new IllegalArgumentException("entry of " + n + " bytes (expected: <= 65535)");
     }
-    ensure(2 + b.length);
-    buf[len++] = (byte) (b.length >>> 8);
-    buf[len++] = (byte) b.length;
-    System.arraycopy(b, 0, buf, len, b.length);
-    len += b.length;
+    ensure(2 + n);
+    buf[len++] = (byte) (n >>> 8);
+    buf[len++] = (byte) n;
+    System.arraycopy(b, off, buf, len, n);
+    len += n;
   }
 
   public void catalog(byte[] catalog) {

@@ -86,9 +86,8 @@ final class ChangeBuffers implements MetaEdits.BufferSink {
   void snapshot(MetaEdits out) {
     out.buffersReset();
     for (Held h : byIndex.values()) {
-      for (Map.Entry<byte[], Boolean> c : h.buffer.changes()) {
-        out.buffered(h.index, h.area, c.getKey(), c.getValue());
-      }
+      h.buffer.forEachChange(
+          (a, off, len, insert) -> out.buffered(h.index, h.area, a, off, len, insert));
     }
   }
 
