@@ -484,6 +484,18 @@ final class SortGroup {
     }
 
     void add(byte[] a, int off, int len) {
+      if (builder != null) {
+        builder.add(a, off, len);
+        if (index.unique()) {
+          // The builder compared the entry with the one before it to check their order.
+          int keyLen = len - Rid.BYTES;
+          if (builder.lastRepeats(keyLen)) {
+            duplicate(a, off, len);
+          }
+          prevRid = Rid.read(a, off + keyLen);
+        }
+        return;
+      }
       if (index.unique()) {
         int keyLen = len - Rid.BYTES;
         if (prevLen == keyLen && Arrays.equals(prev, 0, keyLen, a, off, off + keyLen)) {
@@ -495,9 +507,6 @@ final class SortGroup {
         System.arraycopy(a, off, prev, 0, len);
         prevLen = keyLen;
         prevRid = Rid.read(a, off + keyLen);
-      }
-      if (builder != null) {
-        builder.add(a, off, len);
       }
     }
 

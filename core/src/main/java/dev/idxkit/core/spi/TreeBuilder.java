@@ -82,6 +82,8 @@ public final class TreeBuilder {
   private long leafNo;
   private long leafLeft;
   private boolean leafOpen;
+  // Bytes the entry added last shares with the one before it when both are as long, else -1.
+  private int lastShared = -1;
   // The separator in level 1 before the open leaf; scratchSep receives the next one.
   private byte[] leafSep;
   private int leafSepLen;
@@ -220,6 +222,7 @@ public final class TreeBuilder {
     if (n == 1) {
       leafKeyBytes = len;
       leafShared = len;
+      lastShared = -1;
       entries++;
       return;
     }
@@ -228,6 +231,7 @@ public final class TreeBuilder {
     int lastLen = leaf.length(n - 2);
     int eOff = leaf.offset(n - 1);
     int m = Keys.commonPrefix(b, lastOff, lastLen, b, eOff, len);
+    lastShared = lastLen == len ? m : -1;
     if (m == len || (m < lastLen && (b[lastOff + m] & 0xFF) > (b[eOff + m] & 0xFF))) {
       String hex = Keys.hex(b, eOff, len);
       leaf.truncate(n - 1);
@@ -246,6 +250,16 @@ public final class TreeBuilder {
       leafShared = shared;
     }
     entries++;
+  }
+
+  /**
+   * Whether the entry added last is as long as the one added before it and equal to it in its first
+   * {@code bytes} bytes; false for the first entry. A unique index's build asks with its key's
+   * length (the entry less its RID): the order check above has compared the two entries already, so
+   * the duplicate check costs no copy and no second comparison.
+   */
+  public boolean lastRepeats(int bytes) {
+    return lastShared >= bytes;
   }
 
   private int prefixFor(int shared, int count) {

@@ -241,6 +241,66 @@ class BTreeBuilderTest {
     assertThatThrownBy(b::finish).isInstanceOf(IllegalStateException.class);
   }
 
+  /**
+   * {@code lastRepeats(keyLen)} says whether the entry just added repeats the key of the one before
+   * it (same length, equal first keyLen bytes), across leaf boundaries too; never for the first
+   * entry, nor for a key that is a prefix of the one before it or longer than it.
+   */
+  @Test
+  void lastRepeatsTellsAKeyAddedAgainFromTheOrderCheck() {
+    long seed = Seeds.seed();
+    SplittableRandom rnd = Seeds.random(seed);
+    String why = Seeds.reproduce(seed, getClass());
+    TreeBuilder b =
+        new TreeBuilder(new MemoryPageSink(new MemoryPageAccess(PAGE)), PAGE, 1, 100, "u");
+    byte[] first = entry(new byte[] {0}, 1);
+    b.add(first);
+    assertThat(b.lastRepeats(1)).as("the first entry, " + why).isFalse();
+    int rid = 2;
+    int repeats = 0;
+    // Keys of 1 to 3 bytes in order, some added twice or three times (new RIDs): thousands of
+    // entries, so that repeats fall on leaf boundaries as well.
+    for (int k = 1; k < 6000; k++) {
+      byte[] key = keyOf(k);
+      int times = 1 + (rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(2) : 0);
+      for (int t = 0; t < times; t++) {
+        b.add(entry(key, rid++));
+        assertThat(b.lastRepeats(key.length)).as("key %d, time %d, %s", k, t, why).isEqualTo(t > 0);
+        repeats += t > 0 ? 1 : 0;
+      }
+    }
+    assertThat(repeats).as(why).isGreaterThan(1000);
+    assertThat(b.finish().entries()).isEqualTo(rid - 1);
+    // A key that is a prefix of the one before it, or that extends it, is not a repeat.
+    TreeBuilder c =
+        new TreeBuilder(new MemoryPageSink(new MemoryPageAccess(PAGE)), PAGE, 1, 100, "p");
+    c.add(entry(new byte[] {7}, 0));
+    c.add(entry(new byte[] {7, 0}, 1));
+    assertThat(c.lastRepeats(1)).as("a longer key sharing the first byte").isFalse();
+    c.add(entry(new byte[] {7, 0}, 2));
+    assertThat(c.lastRepeats(2)).isTrue();
+  }
+
+  /** A key of 1 to 3 bytes that sorts as {@code k} does (a length byte first). */
+  private static byte[] keyOf(int k) {
+    int len = k < 200 ? 1 : k < 4000 ? 2 : 3;
+    byte[] key = new byte[len];
+    key[0] = (byte) (len == 1 ? k : len == 2 ? 200 + (k >>> 8) : 240 + (k >>> 16));
+    if (len == 2) {
+      key[1] = (byte) k;
+    } else if (len == 3) {
+      key[1] = (byte) (k >>> 8);
+      key[2] = (byte) k;
+    }
+    return key;
+  }
+
+  private static byte[] entry(byte[] key, long rid) {
+    byte[] e = Arrays.copyOf(key, key.length + Rid.BYTES);
+    Rid.write(rid, e, key.length);
+    return e;
+  }
+
   @Test
   void entryLengthLimits() {
     MemoryPageAccess pages = new MemoryPageAccess(PAGE);
