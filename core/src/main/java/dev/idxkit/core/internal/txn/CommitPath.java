@@ -65,10 +65,17 @@ final class CommitPath implements AutoCloseable {
   // Merges every change buffer into its tree (through transactions of its own): run before each
   // checkpoint that holds the writer; one beside the commits snapshots the buffers instead.
   private Runnable mergeBuffers = () -> {};
-  // Set while recovery merges the buffers unlogged (a damaged log header: nothing can be appended).
-  private boolean recovering;
-  // Recovery's logged merge when both log segments hold frames: no segment to switch to.
-  private boolean noCheckpointBeside;
+  // Recovery's merge of the buffers in progress, if any: no checkpoint starts beside it.
+  private RecoveryMerge recoveryMerge = RecoveryMerge.NONE;
+
+  /** Which merge recovery runs before its checkpoint that holds the writer. */
+  private enum RecoveryMerge {
+    NONE,
+    // Both log segments hold frames: logged on the later one, no empty segment to switch to.
+    LOGGED,
+    // A damaged log header: nothing can be appended, so not logged at all.
+    UNLOGGED
+  }
 
   CommitPath(
       Path dir,
@@ -133,7 +140,8 @@ final class CommitPath implements AutoCloseable {
     // Recovery's merge of the buffers when it cannot start a checkpoint beside it: not logged, the
     // checkpoint that follows writes every page home before its meta; a crash before that meta
     // replays the same log and merges again.
-    long end = recovering ? -1 : wal.append(lsn, images, bases, ops, edits);
+    long end =
+        recoveryMerge == RecoveryMerge.UNLOGGED ? -1 : wal.append(lsn, images, bases, ops, edits);
     for (int i = 0; i < pages.size(); i++) {
       // From here the flag says what was logged: a FRESH record (no base), or a delta against an
       // image still in one of the indexes (a page formatted again before its checkpoint).
@@ -269,7 +277,7 @@ final class CommitPath implements AutoCloseable {
    * of two segments that both hold frames, so there is no empty segment to switch to.
    */
   private boolean besideAllowed() {
-    return backgroundFailure == null && !recovering && !noCheckpointBeside;
+    return backgroundFailure == null && recoveryMerge == RecoveryMerge.NONE;
   }
 
   /**
@@ -484,29 +492,24 @@ final class CommitPath implements AutoCloseable {
       // and pages a crash in its checkpoint left in the double write or at home that the next
       // recovery merged into again.
       wal.resumeOn(withData.get(1));
-      mergeThenCheckpoint(true);
+      mergeThenCheckpoint(RecoveryMerge.LOGGED);
       return;
     }
     // A damaged log header: nothing can be appended. Known problem: a crash inside the checkpoint
     // below, after its double write is sealed, leaves images of an unlogged merge (see README).
-    mergeThenCheckpoint(false);
+    mergeThenCheckpoint(RecoveryMerge.UNLOGGED);
   }
 
   /**
    * Recovery's merge of every buffer, logged or not, with no checkpoint beside it, then a
    * checkpoint that holds the writer.
    */
-  private void mergeThenCheckpoint(boolean logged) {
-    if (logged) {
-      noCheckpointBeside = true;
-    } else {
-      recovering = true;
-    }
+  private void mergeThenCheckpoint(RecoveryMerge merge) {
+    recoveryMerge = merge;
     try {
       mergeBuffers.run();
     } finally {
-      noCheckpointBeside = false;
-      recovering = false;
+      recoveryMerge = RecoveryMerge.NONE;
     }
     committed.markMetaDirty();
     checkpoint();
