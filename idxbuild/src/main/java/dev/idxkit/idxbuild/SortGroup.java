@@ -454,9 +454,7 @@ final class SortGroup {
   private void checkBoundary(IndexInfo ix, byte[] last, byte[] first) {
     int keyLen = last.length - Rid.BYTES;
     if (first.length - Rid.BYTES == keyLen && Arrays.equals(last, 0, keyLen, first, 0, keyLen)) {
-      IndexBuild b = new IndexBuild(ix, null);
-      b.add(last, 0, last.length);
-      b.add(first, 0, first.length);
+      new IndexBuild(ix, null).duplicateOf(last, first);
     }
   }
 
@@ -474,8 +472,6 @@ final class SortGroup {
   private final class IndexBuild {
     final IndexInfo index;
     final TreeBuilder builder;
-    private byte[] prev = new byte[64];
-    private int prevLen = -1;
     private long prevRid;
 
     IndexBuild(IndexInfo index, TreeBuilder builder) {
@@ -484,30 +480,23 @@ final class SortGroup {
     }
 
     void add(byte[] a, int off, int len) {
-      if (builder != null) {
-        builder.add(a, off, len);
-        if (index.unique()) {
-          // The builder compared the entry with the one before it to check their order.
-          int keyLen = len - Rid.BYTES;
-          if (builder.lastRepeats(keyLen)) {
-            duplicate(a, off, len);
-          }
-          prevRid = Rid.read(a, off + keyLen);
-        }
-        return;
-      }
+      builder.add(a, off, len);
       if (index.unique()) {
+        // The builder compared the entry with the one before it to check their order.
         int keyLen = len - Rid.BYTES;
-        if (prevLen == keyLen && Arrays.equals(prev, 0, keyLen, a, off, off + keyLen)) {
+        if (builder.lastRepeats(keyLen)) {
           duplicate(a, off, len);
         }
-        if (prev.length < len) {
-          prev = new byte[Math.max(len, prev.length * 2)];
-        }
-        System.arraycopy(a, off, prev, 0, len);
-        prevLen = keyLen;
         prevRid = Rid.read(a, off + keyLen);
       }
+    }
+
+    /**
+     * {@code first} repeats the key of {@code last} (the ends of two ranges): as within a range.
+     */
+    void duplicateOf(byte[] last, byte[] first) {
+      prevRid = Rid.read(last, last.length - Rid.BYTES);
+      duplicate(first, 0, first.length);
     }
 
     private void duplicate(byte[] a, int off, int len) {
