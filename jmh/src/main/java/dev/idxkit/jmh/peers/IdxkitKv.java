@@ -117,11 +117,22 @@ final class IdxkitKv implements KvStore {
     store.store().mergeAllBuffers();
     store.store().checkpoint();
     // The step's time is only worth comparing with RocksDB's compaction if nothing is left.
-    if (store.store().hasBufferedChanges()) {
-      throw new IllegalStateException(
-          "idxkit's merge step left " + store.store().bufferedChanges() + " changes buffered");
+    long left = bufferedChanges();
+    if (left > 0) {
+      throw new IllegalStateException("idxkit's merge step left " + left + " changes buffered");
     }
     refresh();
+  }
+
+  /** Changes the committed buffers hold, read under the store's read lock as its contract asks. */
+  private long bufferedChanges() {
+    Lock l = store.store().readLock();
+    l.lock();
+    try {
+      return store.store().bufferedChanges();
+    } finally {
+      l.unlock();
+    }
   }
 
   /** The committed tree, whose root a merge of the buffer (at a commit) may have moved. */
