@@ -93,6 +93,11 @@ public final class MetaEdits {
     return len == 0;
   }
 
+  /** Makes room for {@code bytes} more bytes of edits at once (an estimate; more still fits). */
+  public void reserve(long bytes) {
+    ensure((int) Math.min(bytes, Integer.MAX_VALUE - 16L - len));
+  }
+
   public byte[] toByteArray() {
     return Arrays.copyOf(buf, len);
   }

@@ -68,6 +68,20 @@ final class CommittedState {
     }
   }
 
+  /**
+   * Makes each committed change buffer one run, under the write lock ({@link
+   * ChangeBuffers#compact}).
+   */
+  void compactBuffers() {
+    Lock w = visibility.writeLock();
+    w.lock();
+    try {
+      buffers.compact();
+    } finally {
+      w.unlock();
+    }
+  }
+
   Lock readLock() {
     return visibility.readLock();
   }

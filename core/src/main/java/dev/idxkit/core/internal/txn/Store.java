@@ -352,6 +352,9 @@ public final class Store implements AutoCloseable {
    * writer.
    */
   private void mergeBuffers(long leave) {
+    if (leave == 0) {
+      committed.compactBuffers();
+    }
     ChangeBuffers buffers = committed.buffers();
     while (buffers.bytes() > leave && !buffers.isEmpty()) {
       ChangeBuffers.Held h = buffers.largest();

@@ -190,6 +190,58 @@ class ChangeBufferRunsTest {
   }
 
   /**
+   * A merge of every buffer first makes each one run ({@link ChangeBuffer#compact}): compactions
+   * between transactions' buffers, changes applied directly (the map) and partial merges keep the
+   * composed changes and what readers see, leave one run and count nothing twice; the buffer then
+   * drains into the tree the model holds.
+   */
+  @Test
+  void compactionKeepsTheComposedChangesInOneRun() {
+    start("compactionKeepsTheComposedChangesInOneRun", 3000);
+    int compactedOverRuns = 0;
+    try {
+      for (int round = 0; round < 140; round++) {
+        String what = "round " + round;
+        ChangeBuffer txn = new ChangeBuffer();
+        fill(txn, 1 + rnd.nextInt(300), 40);
+        committed.addAll(txn);
+        if (round % 10 == 4) {
+          directBurst(1 + rnd.nextInt(50)); // left in the map: compact() must take it too
+        }
+        if (round % 7 == 6) {
+          compactedOverRuns += runs(committed) >= 2 ? 1 : 0;
+          compactStep(what);
+        } else if (round % 5 == 2) {
+          mergeStep(1 + rnd.nextInt(200), what);
+        }
+      }
+      compactStep("before draining");
+      while (!committed.isEmpty() && mergeStep(1 + rnd.nextInt(500), "draining")) {
+        assertThat(runs(committed)).as(repro + ": draining").isLessThanOrEqualTo(1);
+      }
+      checkState("drained");
+      Trees.assertSameEntries(tree, model, repro);
+      Trees.assertHealthy(tree, pages, model.size(), repro);
+    } catch (AssertionError | RuntimeException ex) {
+      throw new AssertionError(repro + ": " + ex.getMessage(), ex);
+    }
+    assertThat(compactedOverRuns).as(repro + ": compactions of several runs").isGreaterThan(10);
+  }
+
+  private void compactStep(String what) {
+    what = what + ", compaction";
+    List<Map.Entry<byte[], Boolean>> before = committed.changes();
+    long bytes = committed.bytes();
+    committed.compact();
+    assertSameChanges(committed.changes(), before, what);
+    assertThat(runs(committed)).as(what + ": runs").isEqualTo(before.isEmpty() ? 0 : 1);
+    assertThat(sources(committed)).as(what + ": the map is empty").isEqualTo(runs(committed));
+    assertThat(committed.size()).as(what + ": nothing counted twice").isEqualTo(before.size());
+    assertThat(committed.bytes()).as(what + ": bytes").isLessThanOrEqualTo(bytes);
+    checkState(what);
+  }
+
+  /**
    * One merge of up to {@code max} changes and the drop that follows it, checked against the
    * composed changes before it; false when there was nothing to apply (the buffer's changes all
    * cancel: it is then cleared, as the store discards it).
