@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Database;
+import dev.idxkit.core.DuplicateEntryException;
 import dev.idxkit.core.DuplicateKeyException;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.IndexStatus;
@@ -20,6 +21,8 @@ import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.Keys;
 import dev.idxkit.core.testing.Seeds;
+import dev.idxkit.idxbuild.sort.EntryBuffer;
+import dev.idxkit.idxbuild.sort.Splitters;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import dev.idxkit.idxbuild.temp.TempSpaceExhaustedException;
 import java.io.IOException;
@@ -307,6 +310,98 @@ class IndexRebuildTest {
       assertThat(db.index("r_e").isActive()).isFalse();
       assertNoTempFiles(temp);
     }
+  }
+
+  /**
+   * Each key range checks the entries that meet inside it; the two that meet at a boundary (the
+   * last of one range, the first of the next) are compared only when the ranges' segments are
+   * joined. Here the only two equal keys sit exactly on either side of the one boundary, so nothing
+   * but that comparison can find them.
+   *
+   * <p>How the boundary is pinned: with one scan thread and ample memory the group reaches the
+   * merge as one sorted buffer of distinct entries (equal keys still differ in their RIDs), every
+   * one of them a splitter sample of weight 1, so {@link Splitters} cuts two ranges at the entry at
+   * sorted position {@code n / 2}. Keys are {@code 0..n-1} except that row {@code n / 2} takes the
+   * key of row {@code n / 2 - 1}: the two equal entries sort to positions {@code n / 2 - 1} and
+   * {@code n / 2}, and the second is the boundary. The test asserts that premise (the same buffer
+   * given to the splitter, and a clean rebuild of the data before the duplicate split in two
+   * ranges), so a change of the splitter or of when a group is split fails here instead of letting
+   * the duplicate fall inside one range, where the in-range check would find it and this test would
+   * pass without testing the boundary.
+   */
+  @Test
+  void duplicateKeysOnEitherSideOfARangeBoundaryStopTheRebuild() throws IOException {
+    int n = 2000;
+    int dup = n / 2; // the row whose key becomes its predecessor's
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db =
+        Database.create(
+            tmp.resolve("db"),
+            Database.DatabaseOptions.defaults().withDurability(Durability.OFF))) {
+      db.execute("CREATE TABLE u (id BIGINT PRIMARY KEY, k INT); CREATE UNIQUE INDEX u_k ON u (k)");
+      Table t = db.table("u");
+      long[] rids = new long[n];
+      try (Transaction tx = db.begin()) {
+        for (int i = 0; i < n; i++) {
+          rids[i] = tx.insert(t, (long) i, i);
+        }
+        tx.commit();
+      }
+      RebuildOptions o =
+          RebuildOptions.defaults(SrtFile.ofDirectory(temp))
+              .withThreads(1, 1, 2) // one scan worker: one buffer; two ranges for the merge
+              .withMemory(64 << 20)
+              .withSelection(new Selection(Set.of(), Set.of(), Set.of("u_k"), false));
+
+      // Control: the rows before the duplicate, in the same sorted positions, build in two ranges.
+      IndexRebuild clean = new IndexRebuild(db, o, "test", RebuildListener.NONE);
+      clean.minParallelEntries = 1;
+      assertThat(clean.run().indexes().get(0).ranges()).as("ranges of u_k").isEqualTo(2);
+
+      // Writes do not maintain an inactive index, so the heap may take the duplicate.
+      setStatus(db, "u_k", IndexStatus.INACTIVE);
+      rids[dup] = t.update(rids[dup], (long) dup, dup - 1);
+
+      IndexInfo ix = db.catalog().index("u_k");
+      EntryBuffer scanned = new EntryBuffer(1 << 20);
+      for (int i = 0; i < n; i++) {
+        scanned.add(scanEntry(ix, i == dup ? dup - 1 : i, rids[i]));
+      }
+      scanned.sort();
+      long firstRid = Math.min(rids[dup - 1], rids[dup]); // equal keys sort by RID
+      long secondRid = Math.max(rids[dup - 1], rids[dup]);
+      assertThat(Splitters.split(List.of(), List.of(scanned), 2))
+          .as("the one boundary is the second of the two equal entries")
+          .containsExactly(scanEntry(ix, dup - 1, secondRid));
+
+      Map<String, List<byte[]>> before = entries(db);
+      IndexRebuild rebuild = new IndexRebuild(db, o, "test", RebuildListener.NONE);
+      rebuild.minParallelEntries = 1;
+      assertThatThrownBy(rebuild::run)
+          .isInstanceOfSatisfying(
+              DuplicateEntryException.class,
+              e -> {
+                assertThat(e.index()).isEqualTo("u_k");
+                assertThat(e.key()).isEqualTo("(k=" + (dup - 1) + ")");
+                assertThat(e.firstRid()).as("the last row of the first range").isEqualTo(firstRid);
+                assertThat(e.secondRid())
+                    .as("the first row of the second range")
+                    .isEqualTo(secondRid);
+              });
+      assertSameEntries(entries(db), before);
+      assertThat(db.index("u_k").isActive()).isFalse();
+      assertNoTempFiles(temp);
+    }
+  }
+
+  /** An entry as the scan makes it for {@code ix}: {@code u16 indexId || key || rid}. */
+  private static byte[] scanEntry(IndexInfo ix, int key, long rid) {
+    byte[] e = ix.encoder().encodeEntry(new Object[] {key}, rid);
+    byte[] out = new byte[2 + e.length];
+    out[0] = (byte) (ix.id() >>> 8);
+    out[1] = (byte) ix.id();
+    System.arraycopy(e, 0, out, 2, e.length);
+    return out;
   }
 
   @Test
