@@ -253,6 +253,66 @@ class LauncherCdsIT {
     assertThat(again.err()).as(again.toString()).isEmpty();
   }
 
+  /**
+   * The launcher asks the JVM for its version once per java binary, not on every run (a JVM start
+   * of its own, about 0.1 s): here a {@code java} in a JAVA_HOME of its own counts the times it is
+   * asked. Asked again when the binary is newer than what was kept (upgraded in place) or what was
+   * kept names another binary.
+   */
+  @Test
+  void theJvmIsAskedForItsVersionOncePerBinary(@TempDir Path other) throws Exception {
+    launcherCopy(other);
+    Path bin = Files.createDirectories(other.resolve("jdk/bin"));
+    Path java = bin.resolve("java");
+    Path asked = other.resolve("asked");
+    Files.writeString(
+        java,
+        "#!/usr/bin/env bash\n"
+            + "case \"$*\" in *-XshowSettings:properties*) echo asked >> '"
+            + asked
+            + "';; esac\n"
+            + "exec '"
+            + Path.of(System.getProperty("java.home"), "bin", "java")
+            + "' \"$@\"\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Map<String, String> env =
+        Map.of("JAVA_HOME", other.resolve("jdk").toString(), "IDXKIT_CDS", "off");
+    Path kept = other.resolve("cli/target/java.settings");
+
+    for (int i = 0; i < 3; i++) {
+      Run r = launcher(other, env, "--version");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      assertThat(r.out()).startsWith("idxkit ");
+      assertThat(r.err()).as(r.toString()).isEmpty();
+    }
+    assertThat(Files.readAllLines(asked)).as("asked over three runs").hasSize(1);
+    assertThat(Files.readAllLines(kept))
+        .first()
+        .as("the binary the properties are of")
+        .isEqualTo(java.toRealPath().toString());
+    assertThat(Files.readString(kept))
+        .contains(
+            "java.specification.version = " + System.getProperty("java.specification.version"))
+        .contains("java.vm.version = " + System.getProperty("java.vm.version"));
+
+    // Upgraded in place: the binary is newer than what was kept.
+    Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    Files.setLastModifiedTime(kept, FileTime.from(now.minusSeconds(120)));
+    Files.setLastModifiedTime(java, FileTime.from(now.minusSeconds(60)));
+    assertThat(launcher(other, env, "--version").exit()).isZero();
+    assertThat(Files.readAllLines(asked)).as("asked after the upgrade").hasSize(2);
+    assertThat(launcher(other, env, "--version").exit()).isZero();
+    assertThat(Files.readAllLines(asked)).as("and kept again").hasSize(2);
+
+    // What was kept is another binary's.
+    List<String> lines = new ArrayList<>(Files.readAllLines(kept));
+    lines.set(0, "/elsewhere/bin/java");
+    Files.write(kept, lines);
+    assertThat(launcher(other, env, "--version").exit()).isZero();
+    assertThat(Files.readAllLines(asked)).as("asked for another binary's").hasSize(3);
+    assertThat(Files.readAllLines(kept)).first().isEqualTo(java.toRealPath().toString());
+  }
+
   static String classLog(Path file) {
     return "-Xlog:class+load=info:file=" + file;
   }
