@@ -1,7 +1,7 @@
 package dev.idxkit.core;
 
 /**
- * A unique index would hold the same key twice, found while building it from existing rows (an the
+ * A unique index would hold the same key twice, found while building it from existing rows (by the
  * rebuilder, or a load's deferred index build): the key and the RIDs of both rows, so the loader
  * can show the two rows.
  *

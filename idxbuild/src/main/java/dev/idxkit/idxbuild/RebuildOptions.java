@@ -90,12 +90,16 @@ public record RebuildOptions(
         srt);
   }
 
-  public RebuildOptions withThreads(int scan, int merge, int perGroup) {
+  /**
+   * The three thread counts, in the record's order: {@code scanThreads}, {@code threads} (groups
+   * merged and built at once) and {@code mergeThreads} (key ranges of one big group).
+   */
+  public RebuildOptions withThreads(int scanThreads, int threads, int mergeThreads) {
     return new RebuildOptions(
         selection,
-        scan,
-        merge,
-        perGroup,
+        scanThreads,
+        threads,
+        mergeThreads,
         sortGroups,
         memoryBytes,
         sortBlockKb,
