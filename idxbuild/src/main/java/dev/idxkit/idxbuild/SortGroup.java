@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One sort group at run time: the runs its scan buffers spilled, the buffers still in memory, and
@@ -283,6 +284,10 @@ final class SortGroup {
               return t;
             });
     List<Future<Map<Integer, TreeBuilder.Segment>>> futures = new ArrayList<>();
+    // The first range to fail stops the others at once (they check the cancel as they merge), not
+    // once the ranges before it in the list have run to their end; its failure is the one reported,
+    // not the cancellations it caused.
+    AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     try {
       for (int p = 0; p < parts; p++) {
         byte[] from = p == 0 ? null : bounds.get(p - 1);
@@ -301,6 +306,11 @@ final class SortGroup {
                     Map<Integer, TreeBuilder.Segment> out = new HashMap<>();
                     b.forEach((id, ib) -> out.put(id, ib.builder.finishSegment()));
                     return out;
+                  } catch (RuntimeException | Error e) {
+                    if (firstFailure.compareAndSet(null, e)) {
+                      cancel.cancel("range merge failed");
+                    }
+                    throw e;
                   } finally {
                     streams.values().forEach(BulkWrite.Stream::close);
                   }
@@ -321,7 +331,7 @@ final class SortGroup {
         }
       }
       if (failure != null) {
-        throw rethrow(failure);
+        throw rethrow(firstFailure.get() != null ? firstFailure.get() : failure);
       }
       Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
       try {

@@ -313,6 +313,54 @@ class IndexRebuildTest {
   }
 
   /**
+   * A range that finds a duplicate stops the other ranges at once (they check the cancel every
+   * 4,096 entries), and the rebuild reports the duplicate, not the cancellations it caused: here
+   * the second of two ranges meets the duplicate 500 entries in, while the first still has about
+   * 100,000 entries to merge and so is cancelled in the middle of them (the test holds whichever
+   * range ends first).
+   */
+  @Test
+  void aDuplicateInOneRangeIsReportedWhileTheOtherRangeIsCancelled() throws IOException {
+    int n = 200_000;
+    int dup = n / 2 + 500; // in the second range: the bound is within a sample step of n / 2
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db =
+        Database.create(
+            tmp.resolve("db"),
+            Database.DatabaseOptions.defaults().withDurability(Durability.OFF))) {
+      db.execute("CREATE TABLE u (id BIGINT PRIMARY KEY, k INT); CREATE UNIQUE INDEX u_k ON u (k)");
+      Table t = db.table("u");
+      long[] rids = new long[n];
+      try (Transaction tx = db.begin()) {
+        for (int i = 0; i < n; i++) {
+          rids[i] = tx.insert(t, (long) i, i);
+        }
+        tx.commit();
+      }
+      setStatus(db, "u_k", IndexStatus.INACTIVE);
+      t.update(rids[dup], (long) dup, dup - 1);
+      RebuildOptions o =
+          RebuildOptions.defaults(SrtFile.ofDirectory(temp))
+              .withThreads(1, 1, 2)
+              .withMemory(64 << 20)
+              .withSelection(new Selection(Set.of(), Set.of(), Set.of("u_k"), false));
+      Map<String, List<byte[]>> before = entries(db);
+      IndexRebuild rebuild = new IndexRebuild(db, o, "test", RebuildListener.NONE);
+      rebuild.minParallelEntries = 1;
+      assertThatThrownBy(rebuild::run)
+          .isInstanceOfSatisfying(
+              DuplicateEntryException.class,
+              e -> {
+                assertThat(e.index()).isEqualTo("u_k");
+                assertThat(e.key()).isEqualTo("(k=" + (dup - 1) + ")");
+              });
+      assertSameEntries(entries(db), before);
+      assertThat(db.index("u_k").isActive()).isFalse();
+      assertNoTempFiles(temp);
+    }
+  }
+
+  /**
    * Each key range checks the entries that meet inside it; the two that meet at a boundary (the
    * last of one range, the first of the next) are compared only when the ranges' segments are
    * joined. Here the only two equal keys sit exactly on either side of the one boundary, so nothing
