@@ -2,6 +2,7 @@ package dev.idxkit.idxbuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Database;
@@ -312,6 +313,28 @@ class IndexRebuildTest {
     }
   }
 
+  /** Table u(id, k) with a unique index u_k, row i holding k = i; returns the rows' RIDs. */
+  private static long[] uniqueKeys(Database db, int n) {
+    db.execute("CREATE TABLE u (id BIGINT PRIMARY KEY, k INT); CREATE UNIQUE INDEX u_k ON u (k)");
+    Table t = db.table("u");
+    long[] rids = new long[n];
+    try (Transaction tx = db.begin()) {
+      for (int i = 0; i < n; i++) {
+        rids[i] = tx.insert(t, (long) i, i);
+      }
+      tx.commit();
+    }
+    return rids;
+  }
+
+  /** A rebuild of u_k alone: one scan worker (one sorted buffer), two key ranges for its merge. */
+  private static RebuildOptions uniqueKeyInTwoRanges(Path temp) {
+    return RebuildOptions.defaults(SrtFile.ofDirectory(temp))
+        .withThreads(1, 1, 2)
+        .withMemory(64 << 20)
+        .withSelection(new Selection(Set.of(), Set.of(), Set.of("u_k"), false));
+  }
+
   /**
    * A range that finds a duplicate stops the other ranges at once (they check the cancel every
    * 4,096 entries), and the rebuild reports the duplicate, not the cancellations it caused: here
@@ -328,36 +351,31 @@ class IndexRebuildTest {
         Database.create(
             tmp.resolve("db"),
             Database.DatabaseOptions.defaults().withDurability(Durability.OFF))) {
-      db.execute("CREATE TABLE u (id BIGINT PRIMARY KEY, k INT); CREATE UNIQUE INDEX u_k ON u (k)");
+      long[] rids = uniqueKeys(db, n);
       Table t = db.table("u");
-      long[] rids = new long[n];
-      try (Transaction tx = db.begin()) {
-        for (int i = 0; i < n; i++) {
-          rids[i] = tx.insert(t, (long) i, i);
-        }
-        tx.commit();
-      }
       setStatus(db, "u_k", IndexStatus.INACTIVE);
       t.update(rids[dup], (long) dup, dup - 1);
-      RebuildOptions o =
-          RebuildOptions.defaults(SrtFile.ofDirectory(temp))
-              .withThreads(1, 1, 2)
-              .withMemory(64 << 20)
-              .withSelection(new Selection(Set.of(), Set.of(), Set.of("u_k"), false));
-      Map<String, List<byte[]>> before = entries(db);
-      IndexRebuild rebuild = new IndexRebuild(db, o, "test", RebuildListener.NONE);
-      rebuild.minParallelEntries = 1;
-      assertThatThrownBy(rebuild::run)
-          .isInstanceOfSatisfying(
-              DuplicateEntryException.class,
-              e -> {
-                assertThat(e.index()).isEqualTo("u_k");
-                assertThat(e.key()).isEqualTo("(k=" + (dup - 1) + ")");
-              });
-      assertSameEntries(entries(db), before);
-      assertThat(db.index("u_k").isActive()).isFalse();
-      assertNoTempFiles(temp);
+      assertDuplicateOfUk(db, uniqueKeyInTwoRanges(temp), temp, dup - 1);
     }
+  }
+
+  /**
+   * A rebuild of u_k in two ranges with {@code o} stops on the duplicate key {@code k} and leaves
+   * the entries, the index's status and the temp directory as they were; returns the exception.
+   */
+  private static DuplicateEntryException assertDuplicateOfUk(
+      Database db, RebuildOptions o, Path temp, int k) throws IOException {
+    Map<String, List<byte[]>> before = entries(db);
+    IndexRebuild rebuild = new IndexRebuild(db, o, "test", RebuildListener.NONE);
+    rebuild.minParallelEntries = 1;
+    DuplicateEntryException e = catchThrowableOfType(rebuild::run, DuplicateEntryException.class);
+    assertThat(e).as("the rebuild stopped on a duplicate").isNotNull();
+    assertThat(e.index()).isEqualTo("u_k");
+    assertThat(e.key()).isEqualTo("(k=" + k + ")");
+    assertSameEntries(entries(db), before);
+    assertThat(db.index("u_k").isActive()).isFalse();
+    assertNoTempFiles(temp);
+    return e;
   }
 
   /**
@@ -386,20 +404,9 @@ class IndexRebuildTest {
         Database.create(
             tmp.resolve("db"),
             Database.DatabaseOptions.defaults().withDurability(Durability.OFF))) {
-      db.execute("CREATE TABLE u (id BIGINT PRIMARY KEY, k INT); CREATE UNIQUE INDEX u_k ON u (k)");
+      long[] rids = uniqueKeys(db, n);
       Table t = db.table("u");
-      long[] rids = new long[n];
-      try (Transaction tx = db.begin()) {
-        for (int i = 0; i < n; i++) {
-          rids[i] = tx.insert(t, (long) i, i);
-        }
-        tx.commit();
-      }
-      RebuildOptions o =
-          RebuildOptions.defaults(SrtFile.ofDirectory(temp))
-              .withThreads(1, 1, 2) // one scan worker: one buffer; two ranges for the merge
-              .withMemory(64 << 20)
-              .withSelection(new Selection(Set.of(), Set.of(), Set.of("u_k"), false));
+      RebuildOptions o = uniqueKeyInTwoRanges(temp);
 
       // Control: the rows before the duplicate, in the same sorted positions, build in two ranges.
       IndexRebuild clean = new IndexRebuild(db, o, "test", RebuildListener.NONE);
@@ -422,23 +429,9 @@ class IndexRebuildTest {
           .as("the one boundary is the second of the two equal entries")
           .containsExactly(scanEntry(ix, dup - 1, secondRid));
 
-      Map<String, List<byte[]>> before = entries(db);
-      IndexRebuild rebuild = new IndexRebuild(db, o, "test", RebuildListener.NONE);
-      rebuild.minParallelEntries = 1;
-      assertThatThrownBy(rebuild::run)
-          .isInstanceOfSatisfying(
-              DuplicateEntryException.class,
-              e -> {
-                assertThat(e.index()).isEqualTo("u_k");
-                assertThat(e.key()).isEqualTo("(k=" + (dup - 1) + ")");
-                assertThat(e.firstRid()).as("the last row of the first range").isEqualTo(firstRid);
-                assertThat(e.secondRid())
-                    .as("the first row of the second range")
-                    .isEqualTo(secondRid);
-              });
-      assertSameEntries(entries(db), before);
-      assertThat(db.index("u_k").isActive()).isFalse();
-      assertNoTempFiles(temp);
+      DuplicateEntryException e = assertDuplicateOfUk(db, o, temp, dup - 1);
+      assertThat(e.firstRid()).as("the last row of the first range").isEqualTo(firstRid);
+      assertThat(e.secondRid()).as("the first row of the second range").isEqualTo(secondRid);
     }
   }
 
