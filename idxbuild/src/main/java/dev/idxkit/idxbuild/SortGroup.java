@@ -317,21 +317,23 @@ final class SortGroup {
                 }));
       }
       List<Map<Integer, TreeBuilder.Segment>> results = new ArrayList<>();
-      Throwable failure = null;
       for (Future<Map<Integer, TreeBuilder.Segment>> f : futures) {
         try {
           results.add(f.get());
         } catch (ExecutionException e) {
-          failure = failure == null ? e.getCause() : failure;
-          cancel.cancel("range merge failed");
+          // Its range recorded the failure and cancelled the others, unless it failed before its
+          // merge began.
+          if (firstFailure.compareAndSet(null, e.getCause())) {
+            cancel.cancel("range merge failed");
+          }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           cancel.cancel("interrupted");
-          failure = failure == null ? e : failure;
+          firstFailure.compareAndSet(null, e);
         }
       }
-      if (failure != null) {
-        throw rethrow(firstFailure.get() != null ? firstFailure.get() : failure);
+      if (firstFailure.get() != null) {
+        throw rethrow(firstFailure.get());
       }
       Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
       try {
