@@ -61,10 +61,14 @@ class IndexRebuildTest {
       CREATE INDEX o_v ON o (v DESC);
       """;
 
+  /** An empty database with durability OFF: nothing here needs commits to survive a crash. */
+  private static Database newDatabase(Path dir) {
+    return Database.create(dir, Database.DatabaseOptions.defaults().withDurability(Durability.OFF));
+  }
+
   private Database fill(Path dir, long seed, int rows) {
     SplittableRandom r = Seeds.random(seed);
-    Database db =
-        Database.create(dir, Database.DatabaseOptions.defaults().withDurability(Durability.OFF));
+    Database db = newDatabase(dir);
     db.execute(DDL);
     Table t = db.table("r");
     List<Long> rids = new ArrayList<>();
@@ -237,10 +241,7 @@ class IndexRebuildTest {
     long seed = Seeds.seed();
     SplittableRandom r = Seeds.random(seed);
     Path temp = Files.createDirectories(tmp.resolve("sort"));
-    try (Database db =
-        Database.create(
-            tmp.resolve("db"),
-            Database.DatabaseOptions.defaults().withDurability(Durability.OFF))) {
+    try (Database db = newDatabase(tmp.resolve("db"))) {
       db.execute(
           "CREATE TABLE big (id BIGINT PRIMARY KEY, s VARCHAR(40));"
               + "CREATE INDEX big_s ON big (s DESC)");
@@ -349,10 +350,7 @@ class IndexRebuildTest {
     int n = 200_000;
     int dup = n / 2 + 500; // in the second range: the bound is within a sample step of n / 2
     Path temp = Files.createDirectories(tmp.resolve("sort"));
-    try (Database db =
-        Database.create(
-            tmp.resolve("db"),
-            Database.DatabaseOptions.defaults().withDurability(Durability.OFF))) {
+    try (Database db = newDatabase(tmp.resolve("db"))) {
       long[] rids = uniqueKeys(db, n);
       Table t = db.table("u");
       setStatus(db, "u_k", IndexStatus.INACTIVE);
@@ -402,10 +400,7 @@ class IndexRebuildTest {
     int n = 2000;
     int dup = n / 2; // the row whose key becomes its predecessor's
     Path temp = Files.createDirectories(tmp.resolve("sort"));
-    try (Database db =
-        Database.create(
-            tmp.resolve("db"),
-            Database.DatabaseOptions.defaults().withDurability(Durability.OFF))) {
+    try (Database db = newDatabase(tmp.resolve("db"))) {
       long[] rids = uniqueKeys(db, n);
       Table t = db.table("u");
       RebuildOptions o = uniqueKeyInTwoRanges(temp);
