@@ -58,6 +58,11 @@ public final class Cells {
     return count;
   }
 
+  /** Bytes of key room held (what the keys grew it to). */
+  int capacityBytes() {
+    return bytes.length;
+  }
+
   public void clear() {
     count = 0;
     used = 0;

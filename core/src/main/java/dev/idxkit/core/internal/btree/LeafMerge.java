@@ -19,11 +19,22 @@ import java.util.Arrays;
  * does. At the right edge of the tree, new entries above every old one fill leaves full instead
  * (appends, as the bottom-up builder packs them).
  *
+ * <p>Overflow into the next leaf (a B*-tree's shift to a sibling, over a run of leaves): when a
+ * leaf that refuses an insert is followed, under the same parent, by a leaf the next insert goes
+ * to, the two are laid out together, and so on while the entries gathered need more leaves than
+ * they came from (at most {@value #MAX_GROUP} leaves). The run is then spread evenly over as few
+ * leaves as hold it: its own leaves keep their page numbers and links, any more go after its last,
+ * and the parent's separators between them are taken out and the new ones inserted as a split's
+ * are. A merge of inserts spread over a tree built 100 % full (every leaf gets a few) so rewrites
+ * each leaf once and adds a few per cent of leaves, where splitting each leaf in two would double
+ * the tree's pages, and the pages the merge writes and logs with it.
+ *
  * <p>Deletes go through {@link BTree#delete} one at a time (and rebalance as it does); a merge of a
  * change buffer holds deletes only when rows were deleted.
  *
- * <p>Memory: two {@link Cells} (a leaf's entries and the laid-out ones: a page or two, more when
- * many new entries fall in one leaf) and the upper bound of the current leaf.
+ * <p>Memory: two {@link Cells} (a leaf's entries and the laid-out ones: a page or two, up to
+ * {@value #MAX_GROUP} pages for a run of leaves, more when many new entries fall in one leaf) and
+ * the upper bound of the current leaf.
  */
 final class LeafMerge {
   /** The changes to apply, in ascending entry order, each entry at most once. */
@@ -41,9 +52,27 @@ final class LeafMerge {
     boolean insert();
   }
 
+  /** The most leaves laid out together: bounds the memory a run takes (64 pages' worth). */
+  static final int MAX_GROUP = 64;
+
   private final BTree tree;
   private final Splitter splitter;
   private final int body;
+  // A merge of every buffer makes a tree, and so a LeafMerge, per transaction: regrowing the
+  // laid-out keys each time to a run's 64 pages was 7 % of its wall time. One pair per thread is
+  // enough: both are filled and used up within one relayout, which nothing re-enters.
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+  // Laid-out keys bigger than this (many new entries in one leaf) are not kept for the next merge.
+  private static final int KEEP_BYTES = 2 * MAX_GROUP * Page.DEFAULT_SIZE;
+
+  /** What one thread's merges share (see SCRATCH). */
+  private static final class Scratch {
+    Cells old;
+    Cells laid;
+    long[] sums;
+  }
+
+  private final Scratch scratch;
   private final Cells old;
   private final Cells laid;
   private byte[] upper = new byte[64];
@@ -52,16 +81,40 @@ final class LeafMerge {
   private int[] cuts = new int[16];
   private int parts;
   // Key bytes of the laid-out keys before each: keys [a, b) hold sums[b] - sums[a].
-  private long[] sums = new long[1024];
+  private long[] sums;
   private int applied;
   private int max;
+  // The leaf whose entries are being gathered (for messages) and the run's leaves, in key order.
+  private long leafNo;
+  private final long[] group = new long[MAX_GROUP];
+  // Whether the next leaf of a run has an upper bound (nextTakes).
+  private boolean nextBounded;
+  // Whether every new entry of the last gathered leaf sorts above its old ones (appends).
+  private boolean above;
+  // Leaves the laid-out keys [0, packEnd) need, packed full in order: closed leaves (where each
+  // ends in packCuts[1..packClosed]), and the open one from packStart, with the prefix its keys
+  // share and their bytes (packFull's cuts, kept up to date as keys are gathered).
+  private int[] packCuts = new int[MAX_GROUP * 2];
+  private int packClosed;
+  private int packStart;
+  private int packEnd;
+  private int packShared;
+  private long packKeyBytes;
 
   LeafMerge(BTree tree, Splitter splitter) {
     this.tree = tree;
     this.splitter = splitter;
     this.body = Node.bodySize(tree.pages.pageSize());
-    this.old = new Cells(tree.pages.pageSize());
-    this.laid = new Cells(tree.pages.pageSize() * 2);
+    Scratch kept = SCRATCH.get();
+    if (kept.laid == null || kept.laid.capacityBytes() > KEEP_BYTES) {
+      kept.old = new Cells(tree.pages.pageSize());
+      kept.laid = new Cells(tree.pages.pageSize() * 2);
+      kept.sums = new long[1024];
+    }
+    this.scratch = kept;
+    this.old = kept.old;
+    this.laid = kept.laid;
+    this.sums = kept.sums;
   }
 
   /** Applies up to {@code max} changes of {@code c}; returns how many it applied. */
@@ -105,7 +158,8 @@ final class LeafMerge {
     }
     tree.modCount++;
     boolean bounded = upperBound();
-    Page leaf = tree.pages.write(tree.pathPage[0]);
+    leafNo = tree.pathPage[0];
+    Page leaf = tree.pages.write(leafNo);
     int pos = -(r + 1);
     while (Node.insert(leaf, pos, c.array(), c.offset(), c.length(), 0, tree.scratch())) {
       if (!advance(c)) {
@@ -126,15 +180,48 @@ final class LeafMerge {
 
   /**
    * Lays the leaf's entries out again with the current insert and every following one in the leaf's
-   * range ({@link #write}); true when {@code c} is at a change still to apply.
+   * range, together with the next leaves while they take the overflow ({@link #writeGroup}) or
+   * alone ({@link #write}); true when {@code c} is at a change still to apply.
    */
   private boolean relayout(Page leaf, Changes c, boolean bounded) {
+    laid.clear();
+    packClosed = 0;
+    packStart = 0;
+    packEnd = 0;
+    int oldCount = Node.count(leaf);
+    boolean more = gather(leaf, c, bounded);
+    if (above && oldCount > 0 && Node.rightSibling(leaf) == 0) {
+      write(leaf, true);
+      return more;
+    }
+    int leaves = 1;
+    group[0] = tree.pathPage[0];
+    while (more && leaves < MAX_GROUP && packedLeaves() > leaves && nextTakes(c, leaves)) {
+      checkLength(c);
+      long no = Node.child(tree.pages.read(tree.pathPage[1]), tree.pathIndex[1] + leaves);
+      group[leaves++] = no;
+      more = gather(tree.pages.write(no), c, nextBounded);
+    }
+    if (leaves == 1) {
+      write(tree.pages.write(group[0]), false);
+    } else {
+      writeGroup(leaves);
+    }
+    return more;
+  }
+
+  /**
+   * Adds the leaf's entries and the current insert and every following one in the range {@link
+   * #upper} bounds (when {@code bounded}) to the laid-out keys; true when {@code c} is at a change
+   * still to apply.
+   */
+  private boolean gather(Page leaf, Changes c, boolean bounded) {
+    leafNo = leaf.pageNo();
     old.clear();
     old.addAll(leaf);
-    laid.clear();
     int oldCount = old.size();
     int i = 0;
-    boolean above = true; // every new entry sorts above every old one
+    boolean allAbove = true;
     boolean more;
     while (true) {
       int at = lowerBound(i, oldCount, c);
@@ -143,7 +230,7 @@ final class LeafMerge {
       }
       laid.addRange(old, i, at);
       i = at;
-      above &= i == oldCount;
+      allAbove &= i == oldCount;
       laid.add(c.array(), c.offset(), c.length(), 0);
       if (!advance(c)) {
         more = false;
@@ -156,8 +243,58 @@ final class LeafMerge {
       checkLength(c);
     }
     laid.addRange(old, i, oldCount);
-    write(leaf, above && oldCount > 0 && Node.rightSibling(leaf) == 0);
+    above = allAbove;
     return more;
+  }
+
+  /**
+   * Whether the leaf {@code leaves} places after the one on the tree's path has the same parent and
+   * the current change is an insert into it; if so, {@link #upper} holds that leaf's bound and
+   * {@link #nextBounded} says whether it has one.
+   */
+  private boolean nextTakes(Changes c, int leaves) {
+    if (tree.height < 2 || !c.insert()) {
+      return false;
+    }
+    Page parent = tree.pages.read(tree.pathPage[1]);
+    int child = tree.pathIndex[1] + leaves;
+    int n = Node.count(parent);
+    if (child > n) {
+      return false;
+    }
+    nextBounded = child < n ? copyBound(parent, child) : upperBoundFrom(2);
+    return inRange(c, nextBounded);
+  }
+
+  /**
+   * How many leaves the laid-out keys need packed full in order ({@link #packFull}'s count and
+   * cuts), brought up to date over the keys added since the last call.
+   */
+  private int packedLeaves() {
+    int n = laid.size();
+    while (packEnd < n) {
+      if (packEnd == packStart) {
+        packShared = laid.length(packEnd);
+        packKeyBytes = laid.length(packEnd);
+        packEnd++;
+        continue;
+      }
+      int sh = Math.min(packShared, laid.commonPrefix(packEnd - 1, packEnd));
+      long kb = packKeyBytes + laid.length(packEnd);
+      int count = packEnd + 1 - packStart;
+      if (Node.bytesFor(Node.CURRENT_FORMAT, true, count, kb, Node.bestPrefix(sh, count)) > body) {
+        if (packClosed + 2 >= packCuts.length) {
+          packCuts = Arrays.copyOf(packCuts, packCuts.length * 2);
+        }
+        packCuts[++packClosed] = packEnd;
+        packStart = packEnd;
+      } else {
+        packShared = sh;
+        packKeyBytes = kb;
+        packEnd++;
+      }
+    }
+    return packClosed + (packEnd > packStart ? 1 : 0);
   }
 
   /** The first of the leaf's entries {@code [from, to)} at or above the current change. */
@@ -182,20 +319,12 @@ final class LeafMerge {
   private void write(Page leaf, boolean append) {
     int fmt = Node.CURRENT_FORMAT;
     int n = laid.size();
-    parts = 0;
-    cuts[0] = 0;
-    if (sums.length < n + 1) {
-      sums = new long[Math.max(n + 1, sums.length * 2)];
-    }
-    for (int j = 0; j < n; j++) {
-      sums[j + 1] = sums[j] + laid.length(j);
-    }
+    sumLengths(n);
     if (append) {
       packFull(0, n);
     } else {
       halve(0, n);
     }
-    long leafNo = tree.pathPage[0];
     long oldRight = Node.rightSibling(leaf);
     laid.writeTo(leaf, fmt, cuts[0], cuts[1]);
     assert Node.assertWellFormed(leaf);
@@ -204,7 +333,7 @@ final class LeafMerge {
     }
     long[] pages = new long[parts];
     Page prev = leaf;
-    long prevNo = leafNo;
+    long prevNo = leaf.pageNo();
     for (int j = 1; j < parts; j++) {
       Page r = tree.pages.allocate(PageType.LEAF);
       Node.init(r, 0);
@@ -220,6 +349,68 @@ final class LeafMerge {
     if (oldRight != 0) {
       Node.setLeftSibling(tree.pages.write(oldRight), prevNo);
     }
+    insertSeparators(pages);
+  }
+
+  /**
+   * Writes the laid-out keys over the run's {@code leaves} (which keep their page numbers and
+   * links) and as many new leaves after the last as they need, evened out ({@link #balance}); takes
+   * the parent's separators between the run's leaves out and inserts the new ones.
+   */
+  private void writeGroup(int leaves) {
+    int fmt = Node.CURRENT_FORMAT;
+    int n = laid.size();
+    sumLengths(n);
+    parts = packedLeaves();
+    if (cuts.length < parts + 2) {
+      cuts = Arrays.copyOf(cuts, parts + 2);
+    }
+    System.arraycopy(packCuts, 0, cuts, 0, parts);
+    cuts[parts] = n;
+    if (parts < leaves) {
+      throw new IllegalStateException(
+          "a run of " + leaves + " leaves packs into " + parts + " in index " + tree.indexName);
+    }
+    balance(n);
+    long[] pages = new long[parts];
+    for (int j = 0; j < leaves; j++) {
+      Page p = tree.pages.write(group[j]);
+      laid.writeTo(p, fmt, cuts[j], cuts[j + 1]);
+      assert Node.assertWellFormed(p);
+      pages[j] = group[j];
+    }
+    if (parts > leaves) {
+      long prevNo = group[leaves - 1];
+      long oldRight = Node.rightSibling(tree.pages.read(prevNo));
+      for (int j = leaves; j < parts; j++) {
+        Page r = tree.pages.allocate(PageType.LEAF);
+        Node.init(r, 0);
+        laid.writeTo(r, fmt, cuts[j], cuts[j + 1]);
+        assert Node.assertWellFormed(r);
+        Node.setLeftSibling(r, prevNo);
+        Node.setRightSibling(tree.pages.write(prevNo), r.pageNo());
+        prevNo = r.pageNo();
+        pages[j] = prevNo;
+      }
+      Node.setRightSibling(tree.pages.write(prevNo), oldRight);
+      if (oldRight != 0) {
+        Node.setLeftSibling(tree.pages.write(oldRight), prevNo);
+      }
+    }
+    // The separators of leaves 2..k of the run come out (the parent shrinks: nothing splits), and
+    // the path is left leading to the run's first leaf, where the new ones go in as a split's do.
+    Page parent = tree.pages.write(tree.pathPage[1]);
+    for (int j = 1; j < leaves; j++) {
+      Node.remove(parent, tree.pathIndex[1]);
+    }
+    insertSeparators(pages);
+  }
+
+  /**
+   * Inserts the separators in front of parts 1 and up (page numbers {@code pages}) into the
+   * parents, the path leading to the leaf of part 0.
+   */
+  private void insertSeparators(long[] pages) {
     // The last part's separator first: the path still leads to the leaf. Each earlier one goes
     // in front of it in the same parent; a descent finds where (a branch split moves things).
     for (int j = parts - 1; j >= 1; j--) {
@@ -237,6 +428,36 @@ final class LeafMerge {
         tree.descend(sep, 0, sep.length);
       }
       splitter.insertAbove(sep, pages[j]);
+    }
+  }
+
+  private void sumLengths(int n) {
+    parts = 0;
+    cuts[0] = 0;
+    if (sums.length < n + 1) {
+      sums = new long[Math.max(n + 1, sums.length * 2)];
+      scratch.sums = sums;
+    }
+    for (int j = 0; j < n; j++) {
+      sums[j + 1] = sums[j] + laid.length(j);
+    }
+  }
+
+  /**
+   * Evens out {@link #packFull}'s cuts of the {@code n} laid-out keys (every leaf full but the
+   * last) so that the leaves share the free room: from the last leaf back, each takes keys from the
+   * end of the one before while it holds fewer key bytes than the average and they fit. Every move
+   * keeps both leaves within a page (the giver only shrinks), so the cuts stay valid whatever the
+   * keys' prefixes make a leaf hold.
+   */
+  private void balance(int n) {
+    long target = sums[n] / parts;
+    for (int j = parts - 1; j >= 1; j--) {
+      while (cuts[j] - cuts[j - 1] > 1
+          && sums[cuts[j + 1]] - sums[cuts[j]] < target
+          && bytes(cuts[j] - 1, cuts[j + 1]) <= body) {
+        cuts[j]--;
+      }
     }
   }
 
@@ -314,20 +535,30 @@ final class LeafMerge {
    * taken child is not its last); false at the right edge of the tree, which nothing bounds.
    */
   private boolean upperBound() {
-    for (int level = 1; level < tree.height; level++) {
+    return upperBoundFrom(1);
+  }
+
+  /** {@link #upperBound} looked for from branch level {@code from} up. */
+  private boolean upperBoundFrom(int from) {
+    for (int level = from; level < tree.height; level++) {
       Page p = tree.pages.read(tree.pathPage[level]);
       int idx = tree.pathIndex[level];
       if (idx < Node.count(p)) {
-        int len = Node.keyLength(p, idx);
-        if (upper.length < len) {
-          upper = new byte[Math.max(len, upper.length * 2)];
-        }
-        Keys.copyKey(p, idx, upper, 0);
-        upperLen = len;
-        return true;
+        return copyBound(p, idx);
       }
     }
     return false;
+  }
+
+  /** Copies branch {@code p}'s key {@code idx} into {@link #upper}; true. */
+  private boolean copyBound(Page p, int idx) {
+    int len = Node.keyLength(p, idx);
+    if (upper.length < len) {
+      upper = new byte[Math.max(len, upper.length * 2)];
+    }
+    Keys.copyKey(p, idx, upper, 0);
+    upperLen = len;
+    return true;
   }
 
   /** Whether the current change is an insert into the leaf whose range {@link #upperBound} read. */
@@ -364,7 +595,7 @@ final class LeafMerge {
         "entry already in index "
             + tree.indexName
             + " (page "
-            + tree.pathPage[0]
+            + leafNo
             + ", slot "
             + slot
             + "): "

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.spi.BuildResult;
+import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.core.testing.MemoryPageAccess;
 import dev.idxkit.core.testing.Seeds;
@@ -121,6 +122,61 @@ class LeafMergeTest {
     long leaves = tree.check(p -> {}).pagesPerLevel().get(0);
     long full = built.check(p -> {}).pagesPerLevel().get(0);
     assertThat(leaves).isBetween(full, full + 1);
+  }
+
+  /**
+   * A few new entries in every leaf of a tree built 100 % full: runs of leaves take each other's
+   * overflow, so the tree grows by about the new entries' share instead of splitting every leaf in
+   * two, and the run's leaves share the room left.
+   */
+  @Test
+  void insertsSpreadOverFullLeavesGrowTheTreeByTheirShare() {
+    MemoryPageAccess pages = new MemoryPageAccess(PAGE);
+    TreeSet<byte[]> model = new TreeSet<>(EntryGen.UNSIGNED);
+    for (int i = 0; i < 60_000; i++) {
+      model.add(entry(i * 100L));
+    }
+    BTree tree = build(pages, model, 100, Node.FORMAT_2);
+    long before = tree.check(p -> {}).pagesPerLevel().get(0);
+    // One new entry after every tenth: 10 % more entries, several in every leaf.
+    List<byte[]> entries = new ArrayList<>();
+    for (int i = 0; i < 60_000; i += 10) {
+      entries.add(entry(i * 100L + 50));
+    }
+    int n = tree.apply(new ListChanges(entries, inserts(entries.size(), true), 0), 1 << 20);
+    assertThat(n).isEqualTo(entries.size());
+    model.addAll(entries);
+    Trees.assertHealthy(tree, pages, model.size(), "spread over full leaves");
+    Trees.assertSameEntries(tree, model, "spread over full leaves");
+    long after = tree.check(p -> {}).pagesPerLevel().get(0);
+    long full =
+        build(new MemoryPageAccess(PAGE), model, 100, Node.FORMAT_2)
+            .check(p -> {})
+            .pagesPerLevel()
+            .get(0);
+    // Splitting each leaf would give 2 x before; runs end at a parent or MAX_GROUP leaves, each
+    // rounding up to whole leaves.
+    assertThat(after)
+        .as("leaves before %d, packed full %d", before, full)
+        .isBetween(full, full + full / 20 + 2);
+    // A run's leaves share the room it leaves: none is a remainder much emptier than the rest.
+    double average = (double) model.size() / after;
+    assertThat(fewestEntries(tree, pages)).isGreaterThan((int) (0.9 * average));
+  }
+
+  /**
+   * The fewest entries a leaf holds, walking the leaves left to right; the last leaf, which the
+   * bottom-up build left with what remained, is not counted.
+   */
+  private static int fewestEntries(BTree tree, MemoryPageAccess pages) {
+    tree.descend(new byte[] {0}, 0, 1);
+    int fewest = Integer.MAX_VALUE;
+    for (long no = tree.pathPage[0]; Node.rightSibling(pages.read(no)) != 0; ) {
+      Page leaf = pages.read(no);
+      fewest = Math.min(fewest, Node.count(leaf));
+      no = Node.rightSibling(leaf);
+    }
+    return fewest;
   }
 
   @Test
