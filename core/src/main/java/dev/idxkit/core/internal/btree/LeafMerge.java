@@ -157,7 +157,7 @@ final class LeafMerge {
       throw duplicate(c, r);
     }
     tree.modCount++;
-    boolean bounded = upperBound();
+    boolean bounded = upperBoundFrom(1);
     leafNo = tree.pathPage[0];
     Page leaf = tree.pages.write(leafNo);
     int pos = -(r + 1);
@@ -531,14 +531,10 @@ final class LeafMerge {
   }
 
   /**
-   * Copies the separator above the leaf on the tree's path (the lowest branch on the path whose
-   * taken child is not its last); false at the right edge of the tree, which nothing bounds.
+   * Copies the separator above the path's node at level {@code from - 1} (the lowest branch on the
+   * path from level {@code from} up whose taken child is not its last; from 1, the bound of the
+   * path's leaf); false at the right edge of the tree, which nothing bounds.
    */
-  private boolean upperBound() {
-    return upperBoundFrom(1);
-  }
-
-  /** {@link #upperBound} looked for from branch level {@code from} up. */
   private boolean upperBoundFrom(int from) {
     for (int level = from; level < tree.height; level++) {
       Page p = tree.pages.read(tree.pathPage[level]);
@@ -561,7 +557,7 @@ final class LeafMerge {
     return true;
   }
 
-  /** Whether the current change is an insert into the leaf whose range {@link #upperBound} read. */
+  /** Whether the current change is an insert below {@link #upper} (when {@code bounded}). */
   private boolean inRange(Changes c, boolean bounded) {
     return c.insert()
         && (!bounded
