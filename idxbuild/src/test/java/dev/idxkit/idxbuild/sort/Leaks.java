@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /** Counts what a test must give back: open files under a directory, live threads. */
@@ -42,8 +43,18 @@ final class Leaks {
     return new HashSet<>(Thread.getAllStackTraces().keySet());
   }
 
-  /** Names of live threads that were not in {@code baseline}. */
-  static List<String> newThreads(Set<Thread> baseline) {
+  /**
+   * Names of live threads that were not in {@code baseline}, each first given up to 10 s in all to
+   * end: a pool's {@code awaitTermination} returns once its last worker has left its loop, a moment
+   * before that thread has ended (a worker still alive then failed this check once).
+   */
+  static List<String> newThreads(Set<Thread> baseline) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (!baseline.contains(t)) {
+        t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+      }
+    }
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.isAlive() && !baseline.contains(t))
         .map(Thread::getName)
