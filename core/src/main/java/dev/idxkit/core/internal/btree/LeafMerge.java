@@ -87,13 +87,13 @@ final class LeafMerge {
   // The leaf whose entries are being gathered (for messages) and the run's leaves, in key order.
   private long leafNo;
   private final long[] group = new long[MAX_GROUP];
-  // Whether the next leaf of a run has an upper bound (nextTakes).
+  // Whether the next leaf of a run has an upper bound (nextLeaf).
   private boolean nextBounded;
   // Whether every new entry of the last gathered leaf sorts above its old ones (appends).
   private boolean above;
   // Leaves the laid-out keys [0, packEnd) need, packed full in order: closed leaves (where each
   // ends in packCuts[1..packClosed]), and the open one from packStart, with the prefix its keys
-  // share and their bytes (packFull's cuts, kept up to date as keys are gathered).
+  // share and their bytes (kept up to date as keys are gathered; cutPacked reads the cuts).
   private int[] packCuts = new int[MAX_GROUP * 2];
   private int packClosed;
   private int packStart;
@@ -196,13 +196,17 @@ final class LeafMerge {
     }
     int leaves = 1;
     group[0] = tree.pathPage[0];
-    while (more && leaves < MAX_GROUP && packedLeaves() > leaves && nextTakes(c, leaves)) {
+    long next;
+    while (more
+        && leaves < MAX_GROUP
+        && packedLeaves() > leaves
+        && (next = nextLeaf(c, leaves)) != 0) {
       checkLength(c);
-      long no = Node.child(tree.pages.read(tree.pathPage[1]), tree.pathIndex[1] + leaves);
-      group[leaves++] = no;
-      more = gather(tree.pages.write(no), c, nextBounded);
+      group[leaves++] = next;
+      more = gather(tree.pages.write(next), c, nextBounded);
     }
     if (leaves == 1) {
+      // Asked for again: the parent has been read since (a page read may not outlive the next).
       write(tree.pages.write(group[0]), false);
     } else {
       writeGroup(leaves);
@@ -248,27 +252,29 @@ final class LeafMerge {
   }
 
   /**
-   * Whether the leaf {@code leaves} places after the one on the tree's path has the same parent and
-   * the current change is an insert into it; if so, {@link #upper} holds that leaf's bound and
-   * {@link #nextBounded} says whether it has one.
+   * The leaf {@code leaves} places after the one on the tree's path when it has the same parent and
+   * the current change is an insert into it, else 0; when it is one, {@link #upper} holds that
+   * leaf's bound and {@link #nextBounded} says whether it has one.
    */
-  private boolean nextTakes(Changes c, int leaves) {
+  private long nextLeaf(Changes c, int leaves) {
     if (tree.height < 2 || !c.insert()) {
-      return false;
+      return 0;
     }
     Page parent = tree.pages.read(tree.pathPage[1]);
     int child = tree.pathIndex[1] + leaves;
     int n = Node.count(parent);
     if (child > n) {
-      return false;
+      return 0;
     }
+    long no = Node.child(parent, child);
     nextBounded = child < n ? copyBound(parent, child) : upperBoundFrom(2);
-    return inRange(c, nextBounded);
+    return inRange(c, nextBounded) ? no : 0;
   }
 
   /**
-   * How many leaves the laid-out keys need packed full in order ({@link #packFull}'s count and
-   * cuts), brought up to date over the keys added since the last call.
+   * How many leaves the laid-out keys need packed full in order, each as full as it goes (the
+   * fewest: a part of a range that fits a leaf fits too), brought up to date over the keys added
+   * since the last call.
    */
   private int packedLeaves() {
     int n = laid.size();
@@ -321,7 +327,7 @@ final class LeafMerge {
     int n = laid.size();
     sumLengths(n);
     if (append) {
-      packFull(0, n);
+      cutPacked(n);
     } else {
       halve(0, n);
     }
@@ -361,12 +367,7 @@ final class LeafMerge {
     int fmt = Node.CURRENT_FORMAT;
     int n = laid.size();
     sumLengths(n);
-    parts = packedLeaves();
-    if (cuts.length < parts + 2) {
-      cuts = Arrays.copyOf(cuts, parts + 2);
-    }
-    System.arraycopy(packCuts, 0, cuts, 0, parts);
-    cuts[parts] = n;
+    cutPacked(n);
     if (parts < leaves) {
       throw new IllegalStateException(
           "a run of " + leaves + " leaves packs into " + parts + " in index " + tree.indexName);
@@ -444,7 +445,7 @@ final class LeafMerge {
   }
 
   /**
-   * Evens out {@link #packFull}'s cuts of the {@code n} laid-out keys (every leaf full but the
+   * Evens out {@link #cutPacked}'s cuts of the {@code n} laid-out keys (every leaf full but the
    * last) so that the leaves share the free room: from the last leaf back, each takes keys from the
    * end of the one before while it holds fewer key bytes than the average and they fit. Every move
    * keeps both leaves within a page (the giver only shrinks), so the cuts stay valid whatever the
@@ -499,28 +500,16 @@ final class LeafMerge {
         Node.CURRENT_FORMAT, true, count, sums[to] - sums[from], Node.bestPrefix(shared, count));
   }
 
-  /** Cuts {@code [from, to)} into leaves each as full as it goes, in order (appends). */
-  private void packFull(int from, int to) {
-    int fmt = Node.CURRENT_FORMAT;
-    int start = from;
-    while (start < to) {
-      int end = start + 1;
-      int shared = laid.length(start);
-      long keyBytes = laid.length(start);
-      while (end < to) {
-        int sh = Math.min(shared, laid.commonPrefix(end - 1, end));
-        long kb = keyBytes + laid.length(end);
-        int count = end + 1 - start;
-        if (Node.bytesFor(fmt, true, count, kb, Node.bestPrefix(sh, count)) > body) {
-          break;
-        }
-        shared = sh;
-        keyBytes = kb;
-        end++;
-      }
-      cut(end);
-      start = end;
+  /**
+   * Cuts the {@code n} laid-out keys into leaves each as full as it goes, in order (appends, and a
+   * run before {@link #balance}): where {@link #packedLeaves} closes each leaf.
+   */
+  private void cutPacked(int n) {
+    int packed = packedLeaves();
+    for (int j = 1; j < packed; j++) {
+      cut(packCuts[j]);
     }
+    cut(n);
   }
 
   private void cut(int end) {
