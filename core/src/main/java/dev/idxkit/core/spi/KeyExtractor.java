@@ -5,6 +5,9 @@ import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.internal.key.KeyLayout;
 import dev.idxkit.core.schema.ColumnType;
 import dev.idxkit.core.schema.TypeKind;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import net.openhft.chronicle.bytes.BytesStore;
 
 /**
@@ -20,9 +23,21 @@ import net.openhft.chronicle.bytes.BytesStore;
  * KeyEncoder#encode} gives for the decoded key values; both use the same transforms from {@link
  * KeyEncoder}.
  *
+ * <p>A key of fixed-width columns only has a known longest form ({@link #maxFixedLength()}), and
+ * {@link #extractInto} writes it into the caller's array where it is wanted (the rebuilder's sort
+ * buffer), saving the copy out of a {@link GrowableBytes}; both paths take the same per-column
+ * writer.
+ *
  * <p>Immutable and thread-safe; each thread passes its own {@link GrowableBytes}.
  */
 public final class KeyExtractor {
+  private static final VarHandle BE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle BE_INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle BE_SHORT =
+      MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.BIG_ENDIAN);
+
   private final RecordLayout record;
   private final KeyLayout key;
   private final int[] columns;
@@ -32,6 +47,9 @@ public final class KeyExtractor {
 
   /** Fixed offset in the record, or for a variable-width column its index among them. */
   private final int[] where;
+
+  /** The longest key (every column NOT NULL), or -1 when a column is variable-width. */
+  private final int maxFixedLength;
 
   /**
    * @param tableColumnsOfKey for each key column, the position of its column in the record
@@ -80,6 +98,23 @@ public final class KeyExtractor {
       descending[i] = key.descending(i);
       where[i] = rt.isVariableWidth() ? record.varIndex(c) : record.fixedOffset(c);
     }
+    int longest = 0;
+    for (int i = 0; i < n && longest >= 0; i++) {
+      longest = kinds[i].isVariableWidth() ? -1 : longest + 1 + valueWidth(i);
+    }
+    this.maxFixedLength = longest;
+  }
+
+  /** The bytes of column {@code i}'s value in the key (fixed-width kinds only). */
+  private int valueWidth(int i) {
+    return switch (kinds[i]) {
+      case BIGINT, TIMESTAMP, DOUBLE -> 8;
+      case DECIMAL -> wideDecimal[i] ? 16 : 8;
+      case INT, DATE -> 4;
+      case SMALLINT -> 2;
+      case BOOLEAN -> 1;
+      default -> throw new IllegalStateException("unhandled type " + kinds[i]);
+    };
   }
 
   /** VARCHAR(n) and TEXT store and sort alike; everything else must match exactly. */
@@ -121,37 +156,92 @@ public final class KeyExtractor {
   private void appendKey(BytesStore<?, ?> store, long off, int len, GrowableBytes out) {
     record.checkHeader(store, off, len);
     for (int i = 0; i < columns.length; i++) {
-      if (RecordLayout.isNullUnchecked(store, off, columns[i])) {
-        out.append(KeyEncoder.NULL);
-        continue;
-      }
-      out.append(KeyEncoder.NOT_NULL);
-      int start = out.length();
-      long at = off + where[i];
-      switch (kinds[i]) {
-        case BIGINT, TIMESTAMP -> out.appendLong(KeyEncoder.signFlip(store.readLong(at)));
-        case INT, DATE -> out.appendInt(store.readInt(at) ^ Integer.MIN_VALUE);
-        case SMALLINT -> out.appendShort(store.readShort(at) ^ 0x8000);
-        case DOUBLE -> out.appendLong(KeyEncoder.sortableDouble(store.readLong(at)));
-        case DECIMAL -> {
-          if (wideDecimal[i]) {
-            KeyEncoder.appendDecimal128(store.readLong(at + 8), store.readLong(at), out);
-          } else {
-            out.appendLong(KeyEncoder.signFlip(store.readLong(at)));
-          }
-        }
-        case BOOLEAN -> out.append(store.readByte(at) != 0 ? 1 : 0);
-        case VARCHAR, TEXT, VARBINARY -> copyVariable(store, off, len, i, out, start);
-        default -> throw new IllegalStateException("unhandled type " + kinds[i]);
-      }
-      if (descending[i]) {
-        out.invert(start);
+      if (kinds[i].isVariableWidth()) {
+        appendVariable(store, off, len, i, out);
+      } else {
+        int at = out.reserve(1 + valueWidth(i));
+        out.advance(writeFixed(store, off, i, out.array(), at) - at);
       }
     }
   }
 
-  private void copyVariable(
-      BytesStore<?, ?> store, long off, int len, int i, GrowableBytes out, int start) {
+  /**
+   * The longest key this extractor writes (every column NOT NULL; a NULL column takes one byte), or
+   * -1 when a key column is variable-width: then only {@link #extract} serves.
+   */
+  public int maxFixedLength() {
+    return maxFixedLength;
+  }
+
+  /**
+   * Checks the header of the record at {@code store[off, off+len)}: that it is long enough for
+   * every fixed-width column, so {@link #extractInto} reads within it. Once per record serves every
+   * extractor of its table (they share one {@link RecordLayout}).
+   *
+   * @throws CorruptRecordException when it is not
+   */
+  public void checkRecord(BytesStore<?, ?> store, long off, int len) {
+    record.checkHeader(store, off, len);
+  }
+
+  /**
+   * Writes the encoded key of the record at {@code store[off, off+len)}, {@link #checkRecord
+   * checked} before, to {@code dst} from {@code at}, which must have {@link #maxFixedLength()}
+   * bytes of room (a key of fixed-width columns only), and returns where the key ends.
+   */
+  public int extractInto(BytesStore<?, ?> store, long off, byte[] dst, int at) {
+    if (maxFixedLength < 0) {
+      throw new IllegalStateException("the key has a variable-width column: use extract");
+    }
+    int end = at;
+    for (int i = 0; i < columns.length; i++) {
+      end = writeFixed(store, off, i, dst, end);
+    }
+    return end;
+  }
+
+  /** Writes fixed-width key column {@code i} (its NULL marker and value) at {@code dst[at]}. */
+  private int writeFixed(BytesStore<?, ?> store, long off, int i, byte[] dst, int at) {
+    if (RecordLayout.isNullUnchecked(store, off, columns[i])) {
+      dst[at] = (byte) KeyEncoder.NULL;
+      return at + 1;
+    }
+    dst[at] = (byte) KeyEncoder.NOT_NULL;
+    int start = at + 1;
+    long src = off + where[i];
+    switch (kinds[i]) {
+      case BIGINT, TIMESTAMP -> BE_LONG.set(dst, start, KeyEncoder.signFlip(store.readLong(src)));
+      case INT, DATE -> BE_INT.set(dst, start, store.readInt(src) ^ Integer.MIN_VALUE);
+      case SMALLINT -> BE_SHORT.set(dst, start, (short) (store.readShort(src) ^ 0x8000));
+      case DOUBLE -> BE_LONG.set(dst, start, KeyEncoder.sortableDouble(store.readLong(src)));
+      case DECIMAL -> {
+        if (wideDecimal[i]) {
+          // The 128-bit form KeyEncoder.appendDecimal128 writes: high word sign-flipped, then low.
+          BE_LONG.set(dst, start, KeyEncoder.signFlip(store.readLong(src + 8)));
+          BE_LONG.set(dst, start + 8, store.readLong(src));
+        } else {
+          BE_LONG.set(dst, start, KeyEncoder.signFlip(store.readLong(src)));
+        }
+      }
+      case BOOLEAN -> dst[start] = (byte) (store.readByte(src) != 0 ? 1 : 0);
+      default -> throw new IllegalStateException("unhandled type " + kinds[i]);
+    }
+    int end = start + valueWidth(i);
+    if (descending[i]) {
+      for (int k = start; k < end; k++) {
+        dst[k] = (byte) ~dst[k];
+      }
+    }
+    return end;
+  }
+
+  private void appendVariable(BytesStore<?, ?> store, long off, int len, int i, GrowableBytes out) {
+    if (RecordLayout.isNullUnchecked(store, off, columns[i])) {
+      out.append(KeyEncoder.NULL);
+      return;
+    }
+    out.append(KeyEncoder.NOT_NULL);
+    int start = out.length();
     long bounds = record.varBounds(store, off, len, where[i]);
     int from = (int) (bounds >>> 32);
     int n = (int) bounds - from;
@@ -162,5 +252,8 @@ public final class KeyExtractor {
     }
     out.advance(n);
     out.escapeAndTerminate(start);
+    if (descending[i]) {
+      out.invert(start);
+    }
   }
 }

@@ -126,6 +126,28 @@ class RecordLayoutTest {
     byte[] got = Arrays.copyOfRange(buf.array(), 1, buf.length());
     assertThat(got).as("extracted key of %s", x.keyLayout()).isEqualTo(expected);
     assertThat(buf.array()[0]).isEqualTo((byte) 0x5A);
+    boolean variable = false;
+    boolean anyNull = false;
+    for (int i = 0; i < keyValues.length; i++) {
+      variable |= x.keyLayout().type(i).isVariableWidth();
+      anyNull |= keyValues[i] == null;
+    }
+    int max = x.maxFixedLength();
+    assertThat(max >= 0).as("fixed-width key %s", x.keyLayout()).isEqualTo(!variable);
+    if (max >= 0) {
+      // Written in place: exactly the encoder's bytes, within the room promised, nothing around.
+      byte[] dst = new byte[3 + max + 3];
+      Arrays.fill(dst, (byte) 0x5A);
+      x.checkRecord(store, off, len);
+      int end = x.extractInto(store, off, dst, 3);
+      assertThat(Arrays.copyOfRange(dst, 3, end)).isEqualTo(expected);
+      assertThat(end - 3).isLessThanOrEqualTo(max);
+      if (!anyNull) {
+        assertThat(end - 3).as("a key without NULL is the longest").isEqualTo(max);
+      }
+      assertThat(Arrays.copyOfRange(dst, 0, 3)).containsOnly((byte) 0x5A);
+      assertThat(Arrays.copyOfRange(dst, 3 + max, dst.length)).containsOnly((byte) 0x5A);
+    }
   }
 
   @Test

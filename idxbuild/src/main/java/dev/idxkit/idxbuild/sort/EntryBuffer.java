@@ -71,6 +71,8 @@ public final class EntryBuffer {
   // While every entry qualifies for the packed sort, add writes no pairs (prefix and reference);
   // whatever needs them first writes them all (writePendingPairs).
   private boolean pairsPending;
+  // The most bytes the entry being written in place may take (reserve), -1 when none is.
+  private int reserved = -1;
   // After compact() of entries that all have one length: that length, and the arena holds the
   // entries alone, entry i at i * stride (no pairs). 0: the pairs are in use.
   private int stride;
@@ -95,9 +97,30 @@ public final class EntryBuffer {
       throw new IndexOutOfBoundsException(
           "entry [" + off + ", " + off + "+" + len + ") of a " + b.length + "-byte array");
     }
-    long need = (long) dataLen + len + (long) INDEX_BYTES_PER_ENTRY * (n + 1);
-    if (need > capacity) {
+    int at = reserve(len);
+    if (at < 0) {
       return false;
+    }
+    System.arraycopy(b, off, arena, at, len);
+    commit(len);
+    return true;
+  }
+
+  /**
+   * Room for an entry of at most {@code maxLen} bytes written in place, so that a caller that
+   * encodes entries (the scan's key extraction) writes each once, where it stays: returns the
+   * offset in {@link #array()} where the entry goes, or -1, with nothing changed, when an entry of
+   * {@code maxLen} bytes would take the buffer past its capacity. Then write the entry there and
+   * {@link #commit} it, with no other call on this buffer in between; an entry not committed is not
+   * added. {@link #add} is this with a copy.
+   */
+  public int reserve(int maxLen) {
+    if (maxLen < 0) {
+      throw new IllegalArgumentException("maxLen : " + maxLen + " (expected: >= 0)");
+    }
+    long need = (long) dataLen + maxLen + (long) INDEX_BYTES_PER_ENTRY * (n + 1);
+    if (need > capacity) {
+      return -1;
     }
     if (stride > 0 || packed != null) {
       restorePairs();
@@ -105,8 +128,23 @@ public final class EntryBuffer {
     if (need > arena.length) {
       grow(need);
     }
-    System.arraycopy(b, off, arena, dataLen, len);
-    trackArrival(b, off, len);
+    reserved = maxLen;
+    return dataLen;
+  }
+
+  /** The arena, where {@link #reserve} places the next entry; changes when the buffer grows. */
+  public byte[] array() {
+    return arena;
+  }
+
+  /** Adds the entry of {@code len} bytes written at the offset {@link #reserve} returned. */
+  public void commit(int len) {
+    if (len < 0 || len > reserved) {
+      throw new IllegalStateException(
+          "commit of " + len + " bytes (expected: 0.." + reserved + ", as reserved)");
+    }
+    reserved = -1;
+    trackArrival(arena, dataLen, len);
     if (arrivalOrder && ridOrder && isFixedLength()) {
       pairsPending = true; // the packed sort needs no pairs; written if another sort does
     } else {
@@ -115,13 +153,12 @@ public final class EntryBuffer {
           arena,
           start() - INDEX_BYTES_PER_ENTRY,
           0,
-          Keys.prefix8(b, off, len),
+          Keys.prefix8(arena, dataLen, len),
           PrefixSort.ref(dataLen, len));
     }
     dataLen += len;
     n++;
     sorted = n <= 1;
-    return true;
   }
 
   public boolean add(byte[] entry) {
@@ -379,6 +416,7 @@ public final class EntryBuffer {
 
   /** Forgets every entry and keeps the arena for the next batch. */
   public void clear() {
+    reserved = -1;
     packed = null;
     pairsPending = false;
     n = 0;

@@ -136,7 +136,7 @@ final class PackedEntries {
     at = Arrays.copyOf(at, varying);
     Layout layout = new Layout(Arrays.copyOf(data, keyLen), at, ridBits, slotBits, firstPage);
     // 2. Pack into the lower half of the pair region, counting the key digits.
-    int[][] counts = new int[varying][256];
+    int[] counts = new int[varying << 8]; // digit d's counts at [d << 8, (d + 1) << 8)
     int lower = base;
     int upper = base + (n << 3);
     boolean inOrder = pack(data, n, len, layout, counts, lower);
@@ -147,15 +147,15 @@ final class PackedEntries {
     int dst = upper;
     int[] pos = new int[256];
     for (int d = inOrder ? varying : 0; d < varying; d++) {
-      int[] c = counts[d];
+      int c = d << 8;
       int shift = ridBits + (d << 3);
-      if (c[(int) ((long) LONG.get(data, src) >>> shift) & 0xFF] == n) {
+      if (counts[c + ((int) ((long) LONG.get(data, src) >>> shift) & 0xFF)] == n) {
         continue;
       }
       int sum = 0;
       for (int b = 0; b < 256; b++) {
         pos[b] = sum;
-        sum += c[b];
+        sum += counts[c + b];
       }
       radixPass(data, src, dst, n, shift, pos);
       int t = src;
@@ -188,7 +188,7 @@ final class PackedEntries {
    * each varying key byte's values in {@code counts} (last byte first); true if the longs came out
    * in non-decreasing order.
    */
-  private static boolean pack(byte[] data, int n, int len, Layout layout, int[][] counts, int to) {
+  private static boolean pack(byte[] data, int n, int len, Layout layout, int[] counts, int to) {
     int keyLen = len - 8;
     int[] at = layout.at();
     int varying = at.length;
@@ -202,7 +202,7 @@ final class PackedEntries {
       for (int v = 0; v < varying; v++) {
         int b = data[off + at[v]] & 0xFF;
         k = (k << 8) | b;
-        counts[varying - 1 - v][b]++;
+        counts[((varying - 1 - v) << 8) | b]++;
       }
       long rid = (long) BE_LONG.get(data, off + keyLen);
       long r = ((rid >>> 16) - firstPage) << slotBits | (rid & 0xFFFF);

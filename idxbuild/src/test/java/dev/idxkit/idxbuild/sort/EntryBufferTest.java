@@ -121,6 +121,65 @@ class EntryBufferTest {
   }
 
   @Test
+  void entriesWrittenInPlaceSortLikeAddedOnes() {
+    SplittableRandom rnd = Seeds.random(seed);
+    List<byte[]> in = TestEntries.entries(rnd, 5_000 * MULTIPLIER, Shape.RANDOM, Shape.DUPLICATES);
+    int longest = 0;
+    for (byte[] e : in) {
+      longest = Math.max(longest, e.length);
+    }
+    EntryBuffer b = new EntryBuffer(1024 + (long) in.size() * (longest + 16));
+    for (byte[] e : in) {
+      if (rnd.nextBoolean()) {
+        assertThat(b.add(e)).isTrue();
+        continue;
+      }
+      if (rnd.nextInt(8) == 0) {
+        // A reserve not committed adds nothing, whatever was written there.
+        int at = b.reserve(longest);
+        Arrays.fill(b.array(), at, at + longest, (byte) 0x77);
+      }
+      // Reserved for the longest entry, as the scan does, then committed at its own length.
+      int at = b.reserve(longest);
+      assertThat(at).as(repro).isNotNegative();
+      System.arraycopy(e, 0, b.array(), at, e.length);
+      b.commit(e.length);
+    }
+    assertThat(b.size()).isEqualTo(in.size());
+    b.sort();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(in), "in place; " + repro);
+  }
+
+  @Test
+  void reserveRefusesPastCapacityAndCommitChecksTheReservation() {
+    EntryBuffer b = new EntryBuffer(1024);
+    int added = 0;
+    int at;
+    while ((at = b.reserve(40)) >= 0) { // 40 + 16 bytes each: 18 fit in 1024
+      b.array()[at] = (byte) added;
+      b.commit(40);
+      added++;
+    }
+    assertThat(added).isEqualTo(18);
+    assertThat(b.size()).isEqualTo(18);
+    assertThat(b.bytesUsed()).isEqualTo(18 * 56L);
+    assertThat(b.bytesAllocated()).isLessThanOrEqualTo(b.capacity());
+
+    EntryBuffer c = new EntryBuffer(1024);
+    assertThatThrownBy(() -> c.commit(1)).isInstanceOf(IllegalStateException.class);
+    int again = c.reserve(8);
+    assertThatThrownBy(() -> c.commit(9)).isInstanceOf(IllegalStateException.class);
+    c.array()[again] = 42;
+    c.commit(1);
+    assertThatThrownBy(() -> c.commit(1))
+        .as("one commit per reserve")
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(c.size()).isEqualTo(1);
+    c.sort();
+    assertThat(drain(c.source())).containsExactly(new byte[] {42});
+  }
+
+  @Test
   void allocationNeverExceedsCapacity() {
     SplittableRandom rnd = Seeds.random(seed);
     for (int round = 0; round < 20; round++) {
