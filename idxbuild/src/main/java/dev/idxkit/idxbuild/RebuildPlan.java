@@ -3,6 +3,7 @@ package dev.idxkit.idxbuild;
 import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
+import dev.idxkit.core.CorruptRecordException;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.HeapPage;
@@ -177,11 +178,15 @@ public record RebuildPlan(
       for (int s = 0; s < HeapPage.slotCount(page) && n < SAMPLE_RECORDS; s++) {
         if (HeapPage.isLive(page, s) && !HeapPage.isOverflow(page, s)) {
           key.reset();
-          ex.extract(
-              page.store(),
-              page.base() + HeapPage.recordOffset(page, s),
-              HeapPage.recordLength(page, s),
-              key);
+          try {
+            ex.extract(
+                page.store(),
+                page.base() + HeapPage.recordOffset(page, s),
+                HeapPage.recordLength(page, s),
+                key);
+          } catch (CorruptRecordException e) {
+            throw ScanPhase.damagedRecord(pa, p, s, t, e);
+          }
           sum += key.length();
           n++;
         }

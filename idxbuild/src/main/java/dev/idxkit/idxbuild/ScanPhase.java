@@ -3,6 +3,7 @@ package dev.idxkit.idxbuild;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.CorruptPageException;
+import dev.idxkit.core.CorruptRecordException;
 import dev.idxkit.core.KeyTooLongException;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.spi.Engine;
@@ -116,6 +117,18 @@ final class ScanPhase {
         (int) Math.max(1, ScanReadAhead.WINDOW_BYTES / ((long) CHUNK_PAGES * pageSize));
   }
 
+  /**
+   * A damaged record as the user needs it: the record layer does not know where the record lies,
+   * the scan does (file, page, slot, table).
+   */
+  static CorruptPageException damagedRecord(
+      PageAccess pa, long page, int slot, TableInfo t, CorruptRecordException e) {
+    return new CorruptPageException(
+        Path.of(pa.name()),
+        page,
+        "record in slot " + slot + " of table " + t.name() + ": " + e.getMessage());
+  }
+
   /** The body of one scan worker; returns when no chunk is left. */
   void work() {
     Worker w = new Worker();
@@ -211,11 +224,15 @@ final class ScanPhase {
         int len = HeapPage.wordLength(w);
         HeapPage.checkBounds(page, s, off, len, dataStart);
         long rid = Rid.of(p, s);
-        if (HeapPage.wordIsOverflow(w)) {
-          byte[] rec = Overflow.readRecord(pa, page, s);
-          addRecord(BytesStore.wrap(rec), 0, rec.length, rid);
-        } else {
-          addRecord(store, base + off, len, rid);
+        try {
+          if (HeapPage.wordIsOverflow(w)) {
+            byte[] rec = Overflow.readRecord(pa, page, s);
+            addRecord(BytesStore.wrap(rec), 0, rec.length, rid);
+          } else {
+            addRecord(store, base + off, len, rid);
+          }
+        } catch (CorruptRecordException e) {
+          throw damagedRecord(pa, p, s, t, e);
         }
       }
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.idxkit.core.Catalog.IndexInfo;
+import dev.idxkit.core.CorruptPageException;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DuplicateEntryException;
 import dev.idxkit.core.DuplicateKeyException;
@@ -19,6 +20,7 @@ import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.btree.BufferedCursor;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.Engine;
+import dev.idxkit.core.spi.HeapAppender;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.Keys;
 import dev.idxkit.core.testing.Seeds;
@@ -43,6 +45,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class IndexRebuildTest {
   @TempDir Path tmp;
@@ -310,6 +313,49 @@ class IndexRebuildTest {
           .hasMessageContaining(" and ");
       assertSameEntries(entries(db), before);
       assertThat(db.index("r_e").isActive()).isFalse();
+      assertNoTempFiles(temp);
+    }
+  }
+
+  /**
+   * With no rows before it the plan's key-length sample meets the damaged record; after 2,000 rows
+   * (past the sample) the scan does.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {0, 2_000})
+  void aDamagedRecordStopsTheRebuildNamingItsPageAndSlotAndChangesNothing(int rowsBefore)
+      throws IOException {
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db = fill(tmp.resolve("db"), Seeds.seed(), 300)) {
+      try (Transaction tx = db.begin()) {
+        for (int k = 0; k < rowsBefore; k++) {
+          tx.insert(db.table("z"), k, "v" + k);
+        }
+        tx.commit();
+      }
+      // A record whose flags byte names no format version, on a page whose checksum is right:
+      // only the record check can find it (z_k's key is an INT, written in place by the scan).
+      byte[] bad = db.catalog().table("z").layout().encode(new Object[] {7, "bad"});
+      bad[0] = 0x7E;
+      try (BulkWrite bulk = Engine.of(db).beginBulk();
+          HeapAppender heap = new HeapAppender(bulk, db.catalog().table("z"))) {
+        heap.appendRecord(bad, 0, bad.length);
+        heap.flush();
+        bulk.publish();
+      }
+      db.bulkPublished();
+      Map<String, List<byte[]>> before = entries(db);
+      RebuildOptions o =
+          options(temp, 2, 64 << 20, 8)
+              .withSelection(new Selection(Set.of(), Set.of(), Set.of("z_k"), false));
+      assertThatThrownBy(() -> new IndexRebuild(db, o, "test", RebuildListener.NONE).run())
+          .isInstanceOf(CorruptPageException.class)
+          .hasMessageContaining("corrupt page ")
+          .hasMessageContaining("record in slot ")
+          .hasMessageContaining("of table z")
+          .hasMessageContaining("flags 0x7e");
+      assertSameEntries(entries(db), before);
+      assertThat(db.index("z_k").isActive()).isTrue();
       assertNoTempFiles(temp);
     }
   }
