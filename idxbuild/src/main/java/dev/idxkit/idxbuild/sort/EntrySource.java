@@ -8,8 +8,9 @@ package dev.idxkit.idxbuild.sort;
  * <p>Call order: {@link #next()} advances and returns false at the end; after a true {@code next},
  * {@link #array()}, {@link #offset()} and {@link #length()} give the current entry, valid until the
  * next call to {@code next} or {@code close} (the array is usually a reused buffer: copy what you
- * keep). {@link #close()} releases files, buffers and prefetch work; it is idempotent and may be
- * called before the end.
+ * keep, and never write into it - a source may leave bytes there for its next entry). {@link
+ * #close()} releases files, buffers and prefetch work; it is idempotent and may be called before
+ * the end.
  */
 public interface EntrySource extends AutoCloseable {
   /** Advances to the next entry; false when there are no more. */

@@ -72,8 +72,17 @@ final class PackedEntries {
 
     /** The entry of {@code k}, written to {@code out[off, off + entryLength())}. */
     void unpack(long k, byte[] out, int off) {
+      System.arraycopy(template, 0, out, off, template.length);
+      unpackOver(k, out, off);
+    }
+
+    /**
+     * The entry of {@code k} over {@code out[off, off + entryLength())}, which holds an entry of
+     * this layout already: only the varying key bytes and the RID are written, the constant bytes
+     * being there (a merge unpacks every winner into one array).
+     */
+    void unpackOver(long k, byte[] out, int off) {
       int keyLen = template.length;
-      System.arraycopy(template, 0, out, off, keyLen);
       long key = ridBits == 64 ? 0 : k >>> ridBits;
       for (int v = at.length - 1; v >= 0; v--) {
         out[off + at[v]] = (byte) key;

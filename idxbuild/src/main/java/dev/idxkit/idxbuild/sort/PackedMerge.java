@@ -7,7 +7,8 @@ import java.util.List;
  * (vol. 3, 5.4.1) played on the buffers' longs, each {@link PackedEntries.Recode recoded} into the
  * common layout as it is loaded, whose unsigned order is then the entries' order, so a match is one
  * compare of two longs instead of two cached prefixes and, on a tie, the bytes. Only the winner is
- * unpacked, into this source's own array.
+ * unpacked, into this source's own array; after the first entry only its varying bytes and RID are
+ * written (callers read the array, never write it).
  *
  * <p>Call order: as any {@link EntrySource}: {@link #next()} until false, then {@link #close()}
  * (nothing to release). Each part merges its index range {@code [from[i], to[i])}, so a group cut
@@ -34,6 +35,7 @@ public final class PackedMerge implements EntrySource {
   private final byte[] entry;
   private boolean started;
   private boolean finished;
+  private boolean first = true;
 
   /**
    * @param parts packed buffers
@@ -127,7 +129,13 @@ public final class PackedMerge implements EntrySource {
       finished = true;
       return false;
     }
-    layout.unpack(head[w] ^ Long.MIN_VALUE, entry, 0);
+    // The constant bytes are the same for every entry: written with the first one only.
+    if (first) {
+      first = false;
+      layout.unpack(head[w] ^ Long.MIN_VALUE, entry, 0);
+    } else {
+      layout.unpackOver(head[w] ^ Long.MIN_VALUE, entry, 0);
+    }
     return true;
   }
 
