@@ -52,8 +52,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Embedded B+tree store tools: create a database, look at it, check it, read it out.",
-      "Run 'idxkit COMMAND --help' for what a command does, an example, and its options."
+      "Embedded B+tree store tools: create a database, look at it, check it, read it out."
+          + " Run 'idxkit COMMAND --help' for what a command does, an example, and its options."
     },
     footer = {
       "",

@@ -44,6 +44,39 @@ class MainTest {
         .contains("generate-completion", "source <(idxkit generate-completion)");
   }
 
+  /**
+   * Help text wraps as paragraphs: picocli prints each element of a description or footer on lines
+   * of its own and wraps one longer than the help's width, so a paragraph written as several
+   * elements of more than that width reads ragged ("...published at" / "checkpoints;" / "a
+   * crash..."). A paragraph is one element (string concatenation in the source); an element wider
+   * than the help may only end its paragraph.
+   */
+  @Test
+  void everyHelpParagraphIsOneElementSoItWrapsEvenly() {
+    try (Session s = session()) {
+      CommandLine root =
+          Main.commandLine(
+              s, new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()));
+      List<CommandLine> all = new java.util.ArrayList<>(root.getSubcommands().values());
+      all.add(root);
+      assertThat(all).hasSizeGreaterThan(10);
+      List<String> ragged = new java.util.ArrayList<>();
+      for (CommandLine c : all) {
+        CommandLine.Model.UsageMessageSpec u = c.getCommandSpec().usageMessage();
+        for (String[] text : List.of(u.description(), u.footer())) {
+          for (int i = 0; i + 1 < text.length; i++) {
+            if (text[i].length() > u.width() && !text[i + 1].isEmpty()) {
+              ragged.add(c.getCommandName() + ": " + text[i]);
+            }
+          }
+        }
+      }
+      assertThat(ragged)
+          .as("help lines wider than the help, followed by more of their paragraph")
+          .isEmpty();
+    }
+  }
+
   @Test
   void completionScriptCoversTheCommands() {
     Result r = cli.run("generate-completion");

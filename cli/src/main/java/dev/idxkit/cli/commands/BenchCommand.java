@@ -73,9 +73,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Run a whole-system experiment; write its figures as CSV, JSON and PNG charts.",
       "",
-      "Files go under ./bench-results/EXPERIMENT by default. The experiment runs in its",
-      "own JVM from jmh/target/benchmarks.jar, built first if missing or out of date.",
-      "Options after EXPERIMENT are the experiment's: 'idxkit bench io --help'."
+      "Files go under ./bench-results/EXPERIMENT by default. The experiment runs in its"
+          + " own JVM from jmh/target/benchmarks.jar, built first if missing or out of date."
+          + " Options after EXPERIMENT are the experiment's: 'idxkit bench io --help'."
     },
     footer = {
       "",

@@ -54,13 +54,13 @@ import picocli.CommandLine.Option;
     description = {
       "A tour in one command: a TPC-H database loaded, indexed, checked and queried.",
       "",
-      "Creates a TPC-H database, loads orders and lineitem from the built-in generator,",
-      "rebuilds every index, checks everything, and runs a few lookups and range scans,",
-      "printing each step's report. Needs no download and no server.",
+      "Creates a TPC-H database, loads orders and lineitem from the built-in generator,"
+          + " rebuilds every index, checks everything, and runs a few lookups and range scans,"
+          + " printing each step's report. Needs no download and no server.",
       "",
-      "The database goes to --dir (default ./idxkit-demo, which git ignores in the checkout);",
-      "its sorts use --memory (default 128m; with ./idxkit's -Xmx640m it fits in 1 GB). A directory",
-      "left by an earlier demo is replaced, any other existing directory is refused."
+      "The database goes to --dir (default ./idxkit-demo, which git ignores in the checkout);"
+          + " its sorts use --memory (default 128m; with ./idxkit's -Xmx640m it fits in 1 GB). A directory"
+          + " left by an earlier demo is replaced, any other existing directory is refused."
     },
     footer = {"", "Examples:", "  idxkit demo", "  idxkit demo --sf 1 --dir /data/demo"},
     exitCodeListHeading = ExitCodes.HEADING,

@@ -39,24 +39,24 @@ import picocli.CommandLine.Parameters;
     description = {
       "Rebuild indexes offline with a parallel external sort-merge (like proutil idxbuild).",
       "",
-      "Scans the tables once, sorts per group (in memory, or in runs under the .srt",
-      "directories), merges, builds each B+tree bottom-up, and switches to the new",
-      "trees in one meta write. Until then the old indexes stay usable; a failure, a crash or",
-      "Ctrl-C leaves the database exactly as it was and deletes the temp files.",
+      "Scans the tables once, sorts per group (in memory, or in runs under the .srt"
+          + " directories), merges, builds each B+tree bottom-up, and switches to the new"
+          + " trees in one meta write. Until then the old indexes stay usable; a failure, a crash or"
+          + " Ctrl-C leaves the database exactly as it was and deletes the temp files.",
       "",
-      "Sort directories: --srt FILE (-SS), else DB.srt in the current directory, else -T DIR,",
-      "else the current directory. .srt lines are '<limit-KB> <directory>' (0 = no limit).",
-      "Memory: --memory is shared by the sort groups in proportion to their estimated size;",
-      "a group that fits writes no temp file. The plan is printed before any work."
+      "Sort directories: --srt FILE (-SS), else DB.srt in the current directory, else -T DIR,"
+          + " else the current directory. .srt lines are '<limit-KB> <directory>' (0 = no limit)."
+          + " Memory: --memory is shared by the sort groups in proportion to their estimated size;"
+          + " a group that fits writes no temp file. The plan is printed before any work."
     },
     footer = {
       "",
       "Examples:",
-      "  idxkit idxbuild shop.db                          # every index",
+      "  idxkit idxbuild shop.db                    # every index",
       "  idxkit idxbuild shop.db --table lineitem --memory 2g -threadnum 2",
-      "  idxkit idxbuild shop.db --inactive               # indexes a load left inactive",
+      "  idxkit idxbuild shop.db --inactive         # indexes a load left inactive",
       "  idxkit idxbuild shop.db -SS sort.srt -TB 64 -TM 32 -rusage --json report.json",
-      "  idxkit idxbuild shop.db --plan                   # show the plan, do nothing"
+      "  idxkit idxbuild shop.db --plan             # show the plan, do nothing"
     },
     exitCodeListHeading = ExitCodes.HEADING,
     exitCodeList = {

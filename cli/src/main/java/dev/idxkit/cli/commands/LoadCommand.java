@@ -45,18 +45,19 @@ import picocli.CommandLine.Option;
     description = {
       "Load rows from CSV, JSON Lines or the TPC-H generator, fast and restartable.",
       "",
-      "Rows are appended to the table's pages without the log and published at checkpoints;",
-      "a crash or Ctrl-C keeps what was checkpointed and --resume continues from there (no",
-      "row lost or loaded twice).",
+      "Rows are appended to the table's pages without the log and published at checkpoints;"
+          + " a crash or Ctrl-C keeps what was checkpointed and --resume continues from there (no"
+          + " row lost or loaded twice).",
       "",
-      "Indexes: deferred (default) marks the table's indexes inactive during the load and",
-      "rebuilds them at the end with the index rebuilder; none leaves them inactive (build",
-      "later with 'idxkit idxbuild DB --inactive'); live inserts into every index row by row",
-      "(for loading into a table that already has many rows).",
-      "Bad rows go to the reject file with their line number and reason; the load goes on",
-      "unless --max-errors is reached. A row whose unique key repeats an earlier row's is a",
-      "reject too (the reject line names the line of the row kept). A load stopped by",
-      "--max-errors or Ctrl-C indexes the rows it keeps: no index is left inactive."
+      "Indexes: deferred (default) marks the table's indexes inactive during the load and"
+          + " rebuilds them at the end with the index rebuilder; none leaves them inactive (build"
+          + " later with 'idxkit idxbuild DB --inactive'); live inserts into every index row by row"
+          + " (for loading into a table that already has many rows).",
+      "",
+      "Bad rows go to the reject file with their line number and reason; the load goes on"
+          + " unless --max-errors is reached. A row whose unique key repeats an earlier row's is a"
+          + " reject too (the reject line names the line of the row kept). A load stopped by"
+          + " --max-errors or Ctrl-C indexes the rows it keeps: no index is left inactive."
     },
     footer = {
       "",
