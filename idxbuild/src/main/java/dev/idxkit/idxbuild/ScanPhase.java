@@ -267,23 +267,8 @@ final class ScanPhase {
      */
     private void addInPlace(int i, BytesStore<?, ?> store, long off, long rid) {
       SortGroup g = groupOf[i];
-      int gi = g.position();
-      EntryBuffer b = buffers[gi];
-      if (b == null) {
-        b = buffers[gi] = g.newBuffer();
-      }
-      int at = b.reserve(inPlace[i]);
-      if (at < 0) {
-        b = buffers[gi] = g.full(b);
-        at = b.reserve(inPlace[i]);
-        if (at < 0) {
-          throw new IllegalStateException(
-              "entry of up to "
-                  + inPlace[i]
-                  + " bytes does not fit an empty sort buffer of group "
-                  + g.number());
-        }
-      }
+      int at = reserve(g, inPlace[i]);
+      EntryBuffer b = buffers[g.position()];
       byte[] a = b.array();
       BE_SHORT.set(a, at, (short) indexes[i].id());
       int end = extractors[i].extractInto(store, off, a, at + 2);
@@ -293,22 +278,37 @@ final class ScanPhase {
     }
 
     private void add(SortGroup g, GrowableBytes e) {
+      int at = reserve(g, e.length());
+      EntryBuffer b = buffers[g.position()];
+      System.arraycopy(e.array(), 0, b.array(), at, e.length());
+      b.commit(e.length());
+      chunkKeys++;
+    }
+
+    /**
+     * Room for an entry of up to {@code maxLen} bytes in this worker's buffer of {@code g} (a new
+     * one when the buffer is full, {@link SortGroup#full}): its offset in the buffer's array, to be
+     * committed before the next call.
+     */
+    private int reserve(SortGroup g, int maxLen) {
       int i = g.position();
       EntryBuffer b = buffers[i];
       if (b == null) {
         b = buffers[i] = g.newBuffer();
       }
-      if (!b.add(e.array(), 0, e.length())) {
+      int at = b.reserve(maxLen);
+      if (at < 0) {
         b = buffers[i] = g.full(b);
-        if (!b.add(e.array(), 0, e.length())) {
+        at = b.reserve(maxLen);
+        if (at < 0) {
           throw new IllegalStateException(
-              "entry of "
-                  + e.length()
+              "entry of up to "
+                  + maxLen
                   + " bytes does not fit an empty sort buffer of group "
                   + g.number());
         }
       }
-      chunkKeys++;
+      return at;
     }
 
     /** Sorted buffers go to their groups, for the final merge. */
