@@ -72,14 +72,19 @@ final class PackedEntries {
 
     /** The entry of {@code k}, written to {@code out[off, off + entryLength())}. */
     void unpack(long k, byte[] out, int off) {
-      System.arraycopy(template, 0, out, off, template.length);
+      writeTemplate(out, off);
       unpackOver(k, out, off);
     }
 
+    /** The constant bytes of every entry of this layout, at {@code out[off]}. */
+    void writeTemplate(byte[] out, int off) {
+      System.arraycopy(template, 0, out, off, template.length);
+    }
+
     /**
-     * The entry of {@code k} over {@code out[off, off + entryLength())}, which holds an entry of
-     * this layout already: only the varying key bytes and the RID are written, the constant bytes
-     * being there (a merge unpacks every winner into one array).
+     * The entry of {@code k} over {@code out[off, off + entryLength())}, which holds this layout's
+     * constant bytes already ({@link #writeTemplate}): only the varying key bytes and the RID are
+     * written (a merge unpacks every winner into one array).
      */
     void unpackOver(long k, byte[] out, int off) {
       int keyLen = template.length;

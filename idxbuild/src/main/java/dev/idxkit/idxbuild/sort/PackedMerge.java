@@ -7,8 +7,8 @@ import java.util.List;
  * (vol. 3, 5.4.1) played on the buffers' longs, each {@link PackedEntries.Recode recoded} into the
  * common layout as it is loaded, whose unsigned order is then the entries' order, so a match is one
  * compare of two longs instead of two cached prefixes and, on a tie, the bytes. Only the winner is
- * unpacked, into this source's own array; after the first entry only its varying bytes and RID are
- * written (callers read the array, never write it).
+ * unpacked, into this source's own array, which holds the layout's constant bytes from the start:
+ * only a winner's varying bytes and RID are written (callers read the array, never write it).
  *
  * <p>Call order: as any {@link EntrySource}: {@link #next()} until false, then {@link #close()}
  * (nothing to release). Each part merges its index range {@code [from[i], to[i])}, so a group cut
@@ -35,7 +35,6 @@ public final class PackedMerge implements EntrySource {
   private final byte[] entry;
   private boolean started;
   private boolean finished;
-  private boolean first = true;
 
   /**
    * @param parts packed buffers
@@ -57,6 +56,10 @@ public final class PackedMerge implements EntrySource {
     this.done = new boolean[k];
     this.tree = new int[Math.max(1, k)];
     this.entry = new byte[layout == null ? 0 : layout.entryLength()];
+    if (layout != null) {
+      // The constant bytes, the same for every entry: each winner then writes only what varies.
+      layout.writeTemplate(entry, 0);
+    }
   }
 
   /**
@@ -129,13 +132,7 @@ public final class PackedMerge implements EntrySource {
       finished = true;
       return false;
     }
-    // The constant bytes are the same for every entry: written with the first one only.
-    if (first) {
-      first = false;
-      layout.unpack(head[w] ^ Long.MIN_VALUE, entry, 0);
-    } else {
-      layout.unpackOver(head[w] ^ Long.MIN_VALUE, entry, 0);
-    }
+    layout.unpackOver(head[w] ^ Long.MIN_VALUE, entry, 0);
     return true;
   }
 
