@@ -48,6 +48,9 @@ public final class KeyExtractor {
   /** Fixed offset in the record, or for a variable-width column its index among them. */
   private final int[] where;
 
+  /** For a fixed-width key column the bytes of its value in the key, else 0. */
+  private final int[] width;
+
   /** The longest key (every column NOT NULL), or -1 when a column is variable-width. */
   private final int maxFixedLength;
 
@@ -98,22 +101,28 @@ public final class KeyExtractor {
       descending[i] = key.descending(i);
       where[i] = rt.isVariableWidth() ? record.varIndex(c) : record.fixedOffset(c);
     }
+    this.width = new int[n];
     int longest = 0;
-    for (int i = 0; i < n && longest >= 0; i++) {
-      longest = kinds[i].isVariableWidth() ? -1 : longest + 1 + valueWidth(i);
+    for (int i = 0; i < n; i++) {
+      if (kinds[i].isVariableWidth()) {
+        longest = -1;
+      } else {
+        width[i] = valueWidth(kinds[i], wideDecimal[i]);
+        longest = longest < 0 ? -1 : longest + 1 + width[i];
+      }
     }
     this.maxFixedLength = longest;
   }
 
-  /** The bytes of column {@code i}'s value in the key (fixed-width kinds only). */
-  private int valueWidth(int i) {
-    return switch (kinds[i]) {
+  /** The bytes of a fixed-width value of {@code kind} in a key. */
+  private static int valueWidth(TypeKind kind, boolean wideDecimal) {
+    return switch (kind) {
       case BIGINT, TIMESTAMP, DOUBLE -> 8;
-      case DECIMAL -> wideDecimal[i] ? 16 : 8;
+      case DECIMAL -> wideDecimal ? 16 : 8;
       case INT, DATE -> 4;
       case SMALLINT -> 2;
       case BOOLEAN -> 1;
-      default -> throw new IllegalStateException("unhandled type " + kinds[i]);
+      default -> throw new IllegalStateException("unhandled type " + kind);
     };
   }
 
@@ -159,7 +168,7 @@ public final class KeyExtractor {
       if (kinds[i].isVariableWidth()) {
         appendVariable(store, off, len, i, out);
       } else {
-        int at = out.reserve(1 + valueWidth(i));
+        int at = out.reserve(1 + width[i]);
         out.advance(writeFixed(store, off, i, out.array(), at) - at);
       }
     }
@@ -226,7 +235,7 @@ public final class KeyExtractor {
       case BOOLEAN -> dst[start] = (byte) (store.readByte(src) != 0 ? 1 : 0);
       default -> throw new IllegalStateException("unhandled type " + kinds[i]);
     }
-    int end = start + valueWidth(i);
+    int end = start + width[i];
     if (descending[i]) {
       for (int k = start; k < end; k++) {
         dst[k] = (byte) ~dst[k];
