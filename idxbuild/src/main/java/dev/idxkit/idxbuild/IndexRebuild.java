@@ -432,9 +432,18 @@ public final class IndexRebuild {
     if (old == null || old.root() == 0) {
       return;
     }
-    List<Long> pages = new ArrayList<>();
+    // Freed as the walk visits them (each after its children, which the walk has read): the pages
+    // reached before a damaged page are freed all the same.
+    long[] freed = {0};
     try {
-      bulk.forEachPublishedTreePage(ix.area(), old.root(), ix.name(), pages::add);
+      bulk.forEachPublishedTreePage(
+          ix.area(),
+          old.root(),
+          ix.name(),
+          p -> {
+            bulk.freePage(ix.area(), p);
+            freed[0]++;
+          });
     } catch (IdxkitException e) {
       listener.warning(
           "the old tree of "
@@ -442,11 +451,8 @@ public final class IndexRebuild {
               + " is damaged ("
               + e.getMessage()
               + "); its "
-              + pages.size()
+              + freed[0]
               + " reachable pages are freed, the rest stay allocated");
-    }
-    for (long p : pages) {
-      bulk.freePage(ix.area(), p);
     }
   }
 

@@ -45,7 +45,9 @@ public final class BulkWrite implements AutoCloseable {
   private final long lsn;
   private MetaState.Builder meta;
   private List<FreeList> free;
-  private final List<Long> pendingFree = new ArrayList<>();
+  // Keys (PageIndex.key: area, then page) of the pages the next publish frees, unsorted.
+  private long[] pendingFree = new long[0];
+  private int pendingCount;
   private final java.util.Set<Stream> openStreams =
       java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   private boolean[] touched = new boolean[0];
@@ -121,7 +123,10 @@ public final class BulkWrite implements AutoCloseable {
 
   /** A page the published meta references that the next publish stops referencing. */
   public synchronized void freePage(int area, long page) {
-    pendingFree.add(PageIndex.key(area, page));
+    if (pendingCount == pendingFree.length) {
+      pendingFree = java.util.Arrays.copyOf(pendingFree, Math.max(1024, pendingCount * 2));
+    }
+    pendingFree[pendingCount++] = PageIndex.key(area, page);
   }
 
   /** A sequential page writer into {@code area}; one thread per stream. */
@@ -150,10 +155,7 @@ public final class BulkWrite implements AutoCloseable {
     List<FreeList> mine;
     synchronized (this) {
       mine = copy(free);
-      for (long k : pendingFree) {
-        MetaEdits.freeList(mine, PageIndex.areaOf(k)).add(PageIndex.pageOf(k));
-      }
-      pendingFree.clear();
+      freePending(mine);
       // Pages open streams reserved but have not written are unreferenced: published as free,
       // so a crash loses none of them, while this session keeps them for its streams.
       next = copy(mine);
@@ -188,6 +190,39 @@ public final class BulkWrite implements AutoCloseable {
     } finally {
       store.writer.release();
     }
+  }
+
+  /**
+   * Adds the pending pages to {@code lists} as runs: sorted, neighbouring pages of one area become
+   * one run. Freeing an old tree frees its pages one by one, and a free list is a tree map of runs:
+   * one insertion per run instead of one per page (a rebuilt index's pages lie mostly in long
+   * runs), and no boxed page number per page.
+   */
+  private void freePending(List<FreeList> lists) {
+    long[] keys = pendingFree;
+    int n = pendingCount;
+    java.util.Arrays.sort(keys, 0, n);
+    int i = 0;
+    while (i < n) {
+      int j = i + 1;
+      while (j < n
+          && keys[j] == keys[j - 1] + 1
+          && PageIndex.areaOf(keys[j]) == PageIndex.areaOf(keys[i])) {
+        j++;
+      }
+      if (j < n && keys[j] == keys[j - 1]) {
+        throw new IllegalStateException(
+            "page "
+                + PageIndex.pageOf(keys[j])
+                + " of area "
+                + PageIndex.areaOf(keys[j])
+                + " is freed twice");
+      }
+      MetaEdits.freeList(lists, PageIndex.areaOf(keys[i])).addRun(PageIndex.pageOf(keys[i]), j - i);
+      i = j;
+    }
+    pendingFree = new long[0];
+    pendingCount = 0;
   }
 
   private synchronized void markTouched(int area) {
