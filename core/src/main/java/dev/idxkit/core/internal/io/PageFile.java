@@ -57,7 +57,9 @@ public final class PageFile implements AutoCloseable {
   // Why advice is not given (the first refusal), or null while it is.
   private volatile String adviceProblem;
   private volatile MappedBytesStore[] chunks = new MappedBytesStore[0];
-  private volatile long[] verified = new long[0];
+  private final PageBits verified = new PageBits();
+  // Pages a scan asked the kernel to read (willNeed): their first read asks nothing more.
+  private final PageBits askedFor = new PageBits();
   // Read-only counters for monitoring (the server's /metrics); LongAdder keeps concurrent readers
   // from contending on one cache line.
   private final LongAdder pagesRead = new LongAdder();
@@ -124,10 +126,10 @@ public final class PageFile implements AutoCloseable {
   /** The page, checksum-verified on its first read since open. */
   public Page read(long pageNo) {
     pagesRead.increment();
-    if (!isVerified(pageNo)) {
+    if (!verified.get(pageNo)) {
       Page p = viewWhole(pageNo);
       verify(p, pageNo);
-      markVerified(pageNo);
+      verified.set(pageNo);
       return p;
     }
     return view(pageNo);
@@ -140,13 +142,15 @@ public final class PageFile implements AutoCloseable {
    * the hint it costs one. Measured against a {@code pread} of the page and against plain faults in
    * the {@code io} experiment (README, "Cold random reads through the store"). {@link #read} uses
    * it on a page's first read since open, when the page is likely not in memory; it costs a system
-   * call, so pages read before go through {@link #view}. Without the advice (refused, or not
-   * available here) a fault reads around the page anyway, so nothing is asked: the read path is
-   * then exactly what it was before advice.
+   * call, so pages read before go through {@link #view}, and so do pages a scan already asked for
+   * ({@link #willNeed}): one call per page there was 16 % of a one-index rebuild's scan CPU
+   * (async-profiler, primary key of lineitem SF 1, the database opened for each rebuild, as the
+   * command line does). Without the advice (refused, or not available here) a fault reads around
+   * the page anyway, so nothing is asked: the read path is then exactly what it was before advice.
    */
   public Page viewWhole(long pageNo) {
     Page p = view(pageNo);
-    if (pageSize > OS_PAGE && adviceProblem == null) {
+    if (pageSize > OS_PAGE && adviceProblem == null && !askedFor.get(pageNo)) {
       long off = pageNo << pageShift;
       long start = off & ~(OS_PAGE - 1);
       advise(
@@ -213,9 +217,7 @@ public final class PageFile implements AutoCloseable {
     }
     length.accumulateAndGet(pos + bytes, Math::max);
     pagesWritten.add(bytes >>> pageShift);
-    for (long i = 0, n = bytes >>> pageShift; i < n; i++) {
-      markVerified(pageNo + i);
-    }
+    verified.set(pageNo, bytes >>> pageShift);
   }
 
   /**
@@ -237,6 +239,10 @@ public final class PageFile implements AutoCloseable {
       long start = from & ~(OS_PAGE - 1);
       advise(s.addressForRead(start), end - start, FileIo.Advice.WILL_NEED);
       from = end;
+    }
+    long endPage = to >>> pageShift;
+    if (adviceProblem == null && endPage > firstPage) {
+      askedFor.set(firstPage, endPage - firstPage);
     }
   }
 
@@ -376,28 +382,6 @@ public final class PageFile implements AutoCloseable {
       // Advice changes speed only; reads go on at the kernel's default read-ahead.
       adviceProblem = ProblemText.of(e);
     }
-  }
-
-  private boolean isVerified(long pageNo) {
-    long[] v = verified;
-    int w = (int) (pageNo >>> 6);
-    return w < v.length && (v[w] & (1L << pageNo)) != 0;
-  }
-
-  // Races between setters may drop a bit; the page is then verified once more, which is harmless.
-  private void markVerified(long pageNo) {
-    int w = (int) (pageNo >>> 6);
-    long[] v = verified;
-    if (w >= v.length) {
-      synchronized (this) {
-        v = verified;
-        if (w >= v.length) {
-          v = java.util.Arrays.copyOf(v, Math.max(w + 1, v.length * 2));
-          verified = v;
-        }
-      }
-    }
-    v[w] |= 1L << pageNo;
   }
 
   private static void closeQuietly(AutoCloseable c) {

@@ -91,7 +91,7 @@ class PageFileAdviceTest {
 
           @Override
           public void advise(long address, long length, Advice advice) {
-            // Longer than a page: the scan's hints (a first read asks for its own page too).
+            // Longer than a page: the scan's hints (a first read outside them asks for its page).
             if (advice == Advice.WILL_NEED && length > PAGE) {
               willNeed.add(new long[] {address, length});
             }
@@ -120,6 +120,50 @@ class PageFileAdviceTest {
         assertThat(willNeed.get(i)[1]).as("hint %d length", i).isEqualTo(e[1] * PAGE);
       }
       assertThat(f.adviceProblem()).isNull();
+    }
+  }
+
+  @Test
+  void aFirstReadAsksForItsPageUnlessAScanAskedForItAlready() {
+    Path file = dir.resolve("a");
+    int pages = 3000;
+    write(file, pages);
+    List<Long> pageHints = new ArrayList<>();
+    FileIo recording =
+        new FileIo() {
+          @Override
+          public FileChannel open(Path path, java.util.Set<? extends java.nio.file.OpenOption> o)
+              throws IOException {
+            return FileChannel.open(path, o);
+          }
+
+          @Override
+          public void advise(long address, long length, Advice advice) {
+            if (advice == Advice.WILL_NEED && length <= PAGE) {
+              pageHints.add(address);
+            }
+          }
+        };
+    try (PageFile f = PageFile.open(file, PAGE, false, true, recording)) {
+      ScanReadAhead ahead = new ScanReadAhead(PAGE);
+      PageFileAccess access = new PageFileAccess(f);
+      for (long n = 0; n < pages; n++) {
+        ahead.before(access, n);
+        assertThat(f.read(n).getLong(Page.HEADER_SIZE)).isEqualTo(n * 31);
+      }
+      assertThat(pageHints).as("pages the scan asked for ahead").isEmpty();
+    }
+    pageHints.clear();
+    try (PageFile f = PageFile.open(file, PAGE, false, true, recording)) {
+      long base = f.chunkAddress(0);
+      f.willNeed(100, 50);
+      for (long n : new long[] {7, 99, 100, 149, 150, 2999, 7}) {
+        assertThat(f.read(n).getLong(Page.HEADER_SIZE)).isEqualTo(n * 31);
+      }
+      // 7, 99, 150 and 2999 on their first read; 100 and 149 were asked for; 7 again is verified.
+      assertThat(pageHints)
+          .containsExactly(
+              base + 7 * PAGE, base + 99 * PAGE, base + 150 * PAGE, base + 2999L * PAGE);
     }
   }
 
