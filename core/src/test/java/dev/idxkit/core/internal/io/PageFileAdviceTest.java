@@ -81,22 +81,8 @@ class PageFileAdviceTest {
     int pages = 3000;
     write(file, pages);
     List<long[]> willNeed = new ArrayList<>();
-    FileIo recording =
-        new FileIo() {
-          @Override
-          public FileChannel open(Path path, java.util.Set<? extends java.nio.file.OpenOption> o)
-              throws IOException {
-            return FileChannel.open(path, o);
-          }
-
-          @Override
-          public void advise(long address, long length, Advice advice) {
-            // Longer than a page: the scan's hints (a first read outside them asks for its page).
-            if (advice == Advice.WILL_NEED && length > PAGE) {
-              willNeed.add(new long[] {address, length});
-            }
-          }
-        };
+    // Longer than a page: the scan's hints (a first read outside them asks for its page).
+    FileIo recording = recordingWillNeed(length -> length > PAGE, willNeed);
     try (PageFile f = PageFile.open(file, PAGE, false, true, recording)) {
       long base = f.chunkAddress(0);
       ScanReadAhead ahead = new ScanReadAhead(PAGE);
@@ -128,22 +114,8 @@ class PageFileAdviceTest {
     Path file = dir.resolve("a");
     int pages = 3000;
     write(file, pages);
-    List<Long> pageHints = new ArrayList<>();
-    FileIo recording =
-        new FileIo() {
-          @Override
-          public FileChannel open(Path path, java.util.Set<? extends java.nio.file.OpenOption> o)
-              throws IOException {
-            return FileChannel.open(path, o);
-          }
-
-          @Override
-          public void advise(long address, long length, Advice advice) {
-            if (advice == Advice.WILL_NEED && length <= PAGE) {
-              pageHints.add(address);
-            }
-          }
-        };
+    List<long[]> pageHints = new ArrayList<>();
+    FileIo recording = recordingWillNeed(length -> length <= PAGE, pageHints);
     try (PageFile f = PageFile.open(file, PAGE, false, true, recording)) {
       ScanReadAhead ahead = new ScanReadAhead(PAGE);
       PageFileAccess access = new PageFileAccess(f);
@@ -161,7 +133,7 @@ class PageFileAdviceTest {
         assertThat(f.read(n).getLong(Page.HEADER_SIZE)).isEqualTo(n * 31);
       }
       // 7, 99, 150 and 2999 on their first read; 100 and 149 were asked for; 7 again is verified.
-      assertThat(pageHints)
+      assertThat(pageHints.stream().map(h -> h[0]))
           .containsExactly(
               base + 7 * PAGE, base + 99 * PAGE, base + 150 * PAGE, base + 2999L * PAGE);
     }
@@ -199,6 +171,25 @@ class PageFileAdviceTest {
   }
 
   // ---- helpers ----
+
+  /** Real files; each WILL_NEED advice whose length {@code keep} accepts goes to {@code into}. */
+  private static FileIo recordingWillNeed(
+      java.util.function.LongPredicate keep, List<long[]> into) {
+    return new FileIo() {
+      @Override
+      public FileChannel open(Path path, java.util.Set<? extends java.nio.file.OpenOption> o)
+          throws IOException {
+        return FileChannel.open(path, o);
+      }
+
+      @Override
+      public void advise(long address, long length, Advice advice) {
+        if (advice == Advice.WILL_NEED && keep.test(length)) {
+          into.add(new long[] {address, length});
+        }
+      }
+    };
+  }
 
   private static String repro(long seed) {
     return Seeds.reproduce(seed, PageFileAdviceTest.class);
