@@ -143,7 +143,7 @@ public final class PageFile implements AutoCloseable {
    * the {@code io} experiment (README, "Cold random reads through the store"). {@link #read} uses
    * it on a page's first read since open, when the page is likely not in memory; it costs a system
    * call, so pages read before go through {@link #view}, and so do pages a scan already asked for
-   * ({@link #willNeed}): one call per page there was 16 % of a one-index rebuild's scan CPU
+   * ({@link #willNeed}): one call per page there was 15 % of a one-index rebuild's scan CPU
    * (async-profiler, primary key of lineitem SF 1, the database opened for each rebuild, as the
    * command line does). Without the advice (refused, or not available here) a fault reads around
    * the page anyway, so nothing is asked: the read path is then exactly what it was before advice.
