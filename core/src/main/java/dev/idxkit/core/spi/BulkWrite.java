@@ -193,33 +193,21 @@ public final class BulkWrite implements AutoCloseable {
   }
 
   /**
-   * Adds the pending pages to {@code lists} as runs: sorted, neighbouring pages of one area become
-   * one run. Freeing an old tree frees its pages one by one, and a free list is a tree map of runs:
-   * one insertion per run instead of one per page (a rebuilt index's pages lie mostly in long
-   * runs), and no boxed page number per page.
+   * Adds the pending pages to {@code lists}: sorted, which groups them by area, and each area's
+   * handed to its list at once ({@link FreeList#addSorted}, one insertion per run of neighbours).
    */
   private void freePending(List<FreeList> lists) {
-    long[] keys = pendingFree;
     int n = pendingCount;
-    java.util.Arrays.sort(keys, 0, n);
-    int i = 0;
-    while (i < n) {
-      int j = i + 1;
-      while (j < n
-          && keys[j] == keys[j - 1] + 1
-          && PageIndex.areaOf(keys[j]) == PageIndex.areaOf(keys[i])) {
-        j++;
+    // A copy, turned into page numbers area by area: a refused page leaves the pending keys as
+    // they were, as a failed publish leaves everything else.
+    long[] keys = java.util.Arrays.copyOf(pendingFree, n);
+    java.util.Arrays.sort(keys);
+    for (int i = 0, j; i < n; i = j) {
+      int area = PageIndex.areaOf(keys[i]);
+      for (j = i; j < n && PageIndex.areaOf(keys[j]) == area; j++) {
+        keys[j] = PageIndex.pageOf(keys[j]);
       }
-      if (j < n && keys[j] == keys[j - 1]) {
-        throw new IllegalStateException(
-            "page "
-                + PageIndex.pageOf(keys[j])
-                + " of area "
-                + PageIndex.areaOf(keys[j])
-                + " is freed twice");
-      }
-      MetaEdits.freeList(lists, PageIndex.areaOf(keys[i])).addRun(PageIndex.pageOf(keys[i]), j - i);
-      i = j;
+      MetaEdits.freeList(lists, area).addSorted(keys, i, j);
     }
     pendingFree = new long[0];
     pendingCount = 0;

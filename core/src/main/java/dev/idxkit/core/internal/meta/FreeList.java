@@ -38,6 +38,21 @@ public final class FreeList {
     addRun(page, 1);
   }
 
+  /**
+   * Adds {@code pages[from, to)}, sorted ascending, one {@link #addRun} per stretch of consecutive
+   * pages instead of one map update per page (a rebuild frees an old tree's pages, which lie mostly
+   * in long runs). A page already free, or given twice, is refused as by {@link #add}; the pages
+   * before it are added by then.
+   */
+  public void addSorted(long[] pages, int from, int to) {
+    for (int i = from, j; i < to; i = j) {
+      for (j = i + 1; j < to && pages[j] == pages[j - 1] + 1; j++) {
+        // extends the stretch
+      }
+      addRun(pages[i], j - i);
+    }
+  }
+
   /** Adds {@code [start, start+length)}, merging with neighbouring runs. */
   public void addRun(long start, long length) {
     if (length <= 0) {

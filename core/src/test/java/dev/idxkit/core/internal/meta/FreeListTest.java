@@ -1,6 +1,7 @@
 package dev.idxkit.core.internal.meta;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.spi.PageRuns;
 import dev.idxkit.core.testing.Seeds;
@@ -54,5 +55,41 @@ class FreeListTest {
       prev = p;
     }
     assertThat(runs.next(prev)).isEqualTo(-1);
+  }
+
+  @Test
+  void sortedPagesAreAddedAsTheRunsTheyForm() {
+    long seed = Seeds.seed();
+    SplittableRandom r = Seeds.random(seed);
+    FreeList bulk = new FreeList();
+    FreeList oneByOne = new FreeList();
+    bulk.addRun(5_000, 10);
+    oneByOne.addRun(5_000, 10);
+    long[] pages = new long[3_000];
+    int n = 0;
+    for (long p = 0; p < 10_000 && n < pages.length; p++) {
+      if ((p < 5_000 || p >= 5_010) && r.nextInt(4) != 0) {
+        pages[n++] = p;
+      }
+    }
+    bulk.addSorted(pages, 0, n);
+    for (int i = 0; i < n; i++) {
+      oneByOne.add(pages[i]);
+    }
+    assertThat(bulk).as(Seeds.reproduce(seed, FreeListTest.class)).isEqualTo(oneByOne);
+    assertThat(bulk.runCount()).isLessThan(n / 2);
+  }
+
+  @Test
+  void aSortedPageAlreadyFreeOrGivenTwiceIsRefused() {
+    FreeList f = new FreeList();
+    f.add(7);
+    assertThatThrownBy(() -> f.addSorted(new long[] {5, 6, 7, 8}, 0, 4))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("already (partly) free");
+    FreeList g = new FreeList();
+    assertThatThrownBy(() -> g.addSorted(new long[] {3, 4, 4, 5}, 0, 4))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("page run 4+2 is already (partly) free");
   }
 }
