@@ -110,8 +110,8 @@ public record Selection(
   /** The selected indexes in id order; unknown names are an {@link InvalidInputException}. */
   public List<IndexInfo> resolve(Catalog catalog, MetaState meta) {
     // Keyed by id, not by the IndexInfo record: a record's hashCode hashes every component (the
-    // table's columns too) through a method handle its first call must build, some 30 ms of a
-    // cold command's start measured with async-profiler's wall clock.
+    // table's columns too) through a method handle its first call must build, 26-45 ms of a cold
+    // command's start (async-profiler, wall clock, two runs).
     Map<Integer, IndexInfo> out = new TreeMap<>();
     for (String t : tables) {
       int id = catalog.table(t).id();
