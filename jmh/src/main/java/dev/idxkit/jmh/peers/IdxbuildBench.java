@@ -39,8 +39,9 @@ import java.util.Set;
  * CSV into a keyless table, is reopened, and builds the six indexes ({@link SqlPeer#loadAndIndex}),
  * with the cache budget {@code --peer-memory} and {@code --peer-threads} sorter threads; (5) {@link
  * CrossCheck}: sampled rows looked up through every index of every store must agree, and (with
- * {@code --check}) idxkit's {@code check} of lineitem must be clean; (6) ratios, goals,
- * CSV/JSON/PNG.
+ * {@code --check}) idxkit's {@code check} of lineitem must be clean; with {@code --pairs N},
+ * between the two, N pairs of PostgreSQL's six builds and the command line in turn ({@link
+ * IdxbuildPairs}); (6) ratios, goals, CSV/JSON/PNG.
  *
  * <p>Memory: the sort budget lives on the Java heap (run with {@code -Xmx} at least the largest
  * {@code --memory} plus 1 GiB: {@code -Xmx4g} for the defaults); the peers' caches are native
@@ -51,8 +52,8 @@ import java.util.Set;
  * <p>Run: {@code java -Xmx4g $(cat cli/target/jvm.args) -cp jmh/target/benchmarks.jar
  * dev.idxkit.jmh.peers.IdxbuildBench [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m] [--peers
  * postgres,duckdb,sqlite,h2] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32] [--pk-alone
- * true] [--warmup 1] [--repeat 1] [--cli 3] [--cli-cds on|off|both] [--probes 200] [--check true]
- * [--out bench-results/idxbuild] [--work DIR] [--seed N]}.
+ * true] [--warmup 1] [--repeat 1] [--cli 3] [--cli-cds on|off|both] [--pairs 0] [--probes 200]
+ * [--check true] [--out bench-results/idxbuild] [--work DIR] [--seed N]}.
  */
 public final class IdxbuildBench {
   public static final String NAME = "idxbuild";
@@ -64,18 +65,21 @@ public final class IdxbuildBench {
       "usage: idxkit bench idxbuild [--tpch-sf 0.1] [--threads 1,2] [--memory 2g,64m]"
           + " [--peers postgres,duckdb,sqlite,h2|none] [--peer-memory 2g] [--peer-threads 2] [--tb 64] [--tm 32]"
           + " [--pk-alone true] [--warmup 1] [--repeat 1] [--cli 3] [--cli-cds on|off|both]"
-          + " [--probes 200] [--check true]"
+          + " [--pairs 0] [--probes 200] [--check true]"
           + " [--out bench-results/idxbuild] [--work DIR] [--seed N] [--verbose]\n"
           + "Rebuilds the six TPC-H lineitem indexes with idxkit and, in the same run, with"
           + " CREATE INDEX in SQLite and H2; CSV, JSON and PNG. --cli N also times N runs of"
           + " 'idxkit idxbuild' in a new JVM each (JVM start included: the figure compared with"
           + " the peers); --cli-cds: with the launcher's class-data archive when it is current"
-          + " (on, the default), without (off), or both in turn. Wants --heap 4g at --tpch-sf 1.";
+          + " (on, the default), without (off), or both in turn. --pairs N: then N more"
+          + " PostgreSQL builds of the six indexes and 'idxkit idxbuild' runs, in turn, the"
+          + " >= 3x PostgreSQL goal judged on the median pair. Wants --heap 4g at --tpch-sf 1.";
 
   static final String USAGE =
       "--tpch-sf, --threads, --memory, --peers, --peer-memory, --peer-threads, --tb, --tm,"
           + " --pk-alone,"
-          + " --warmup, --repeat, --cli, --cli-cds, --probes, --check, --out, --work, --seed";
+          + " --warmup, --repeat, --cli, --cli-cds, --pairs, --probes, --check, --out, --work,"
+          + " --seed";
 
   /** The experiment's parameters; {@link #parse} documents the defaults. */
   record Config(
@@ -92,6 +96,7 @@ public final class IdxbuildBench {
       int repeat,
       int cliRuns,
       String cliCds,
+      int pairs,
       int probes,
       boolean check,
       Path out,
@@ -121,6 +126,7 @@ public final class IdxbuildBench {
           repeat,
           cliRuns,
           cliCds,
+          pairs,
           probes,
           check,
           out,
@@ -148,6 +154,7 @@ public final class IdxbuildBench {
               a.intValue("repeat", 1, 1, 20),
               a.intValue("cli", 3, 0, 20),
               IdxbuildBench.cliCds(a),
+              a.intValue("pairs", 0, 0, 20),
               a.intValue("probes", 200, 0, 1_000_000),
               a.bool("check", true),
               a.path("out", Path.of("bench-results", NAME)),
@@ -280,9 +287,10 @@ public final class IdxbuildBench {
       }
       // The command line in a new JVM per run, with the database closed (it takes the lock).
       cli(c, sheet, out, machine, dbDir, srt.file(), rows, tMax, mMax, dir.path());
-      try (Database db = Database.open(dbDir)) {
-        try {
-          List<IndexInfo> indexes = Lineitem.indexes(db);
+      try {
+        List<IndexInfo> indexes;
+        try (Database db = Database.open(dbDir)) {
+          indexes = Lineitem.indexes(db);
           for (String name : c.peers()) {
             SqlPeer p = SqlPeer.of(name, dir.resolve(name), c.peerMemory(), c.peerThreads());
             SqlPeer.Timed t =
@@ -306,10 +314,15 @@ public final class IdxbuildBench {
               1 + peers.size(),
               (System.nanoTime() - t1) / 1e9);
           sheet.note("cross-check: " + compared + " index lookups agree in every store");
-        } finally {
-          CompareBench.closeAll(peers);
         }
-        if (c.check()) {
+        // With the database closed again: the command line takes its lock.
+        IdxbuildPairs.runIfAsked(
+            c, sheet, out, machine, peers, indexes, dbDir, srt.file(), rows, dir.path());
+      } finally {
+        CompareBench.closeAll(peers);
+      }
+      if (c.check()) {
+        try (Database db = Database.open(dbDir)) {
           long t2 = System.nanoTime();
           DatabaseCheck.Report check =
               db.check(new DatabaseCheck.Options(Set.of(Lineitem.TABLE), Set.of(), 10));
@@ -358,10 +371,7 @@ public final class IdxbuildBench {
       sheet.note("idxkit idxbuild in a new JVM: skipped, no built command line");
       return;
     }
-    IdxbuildCli.Archive archive =
-        c.cliCds().equals("off")
-            ? IdxbuildCli.Archive.none("--cli-cds off")
-            : IdxbuildCli.Archive.of(home);
+    IdxbuildCli.Archive archive = IdxbuildCli.Archive.forCds(c.cliCds(), home);
     List<IdxbuildCli.Archive> archives =
         c.cliCds().equals("both")
             ? List.of(archive, IdxbuildCli.Archive.none("--cli-cds both, the runs without"))

@@ -38,18 +38,31 @@ final class IdxbuildCli {
   /** Wall seconds of each run, in run order, and the load average after each. */
   record Result(double[] seconds, double[] loads) {
     double median() {
-      double[] s = seconds.clone();
-      Arrays.sort(s);
-      return s[(s.length - 1) / 2];
+      return IdxbuildCli.median(seconds);
     }
 
     double min() {
-      return Arrays.stream(seconds).min().orElse(Double.NaN);
+      return IdxbuildCli.min(seconds);
     }
 
     double max() {
-      return Arrays.stream(seconds).max().orElse(Double.NaN);
+      return IdxbuildCli.max(seconds);
     }
+  }
+
+  /** The middle value; for an even count the lower of the two middle ones. */
+  static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    return s[(s.length - 1) / 2];
+  }
+
+  static double min(double[] v) {
+    return Arrays.stream(v).min().orElse(Double.NaN);
+  }
+
+  static double max(double[] v) {
+    return Arrays.stream(v).max().orElse(Double.NaN);
   }
 
   /**
@@ -84,6 +97,11 @@ final class IdxbuildCli {
     /** How a run's line names it: the archive's path, or {@code none}. */
     String label() {
       return file == null ? "none" : "cli/target/idxkit.jsa";
+    }
+
+    /** The archive for {@code --cli-cds}: the launcher's ({@link #of}), unless it is off. */
+    static Archive forCds(String cliCds, Path home) throws IOException {
+      return cliCds.equals("off") ? none("--cli-cds off") : of(home);
     }
 
     static Archive none(String why) {

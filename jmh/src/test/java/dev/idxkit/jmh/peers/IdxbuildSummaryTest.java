@@ -51,4 +51,61 @@ class IdxbuildSummaryTest {
   void aSpeedUpAtTheBarMeetsIt() {
     assertThat(pkGoals(1.8)).singleElement().satisfies(g -> assertThat(g.met()).isTrue());
   }
+
+  /**
+   * The PostgreSQL goals of a sheet where PostgreSQL's six builds took 9 s and the command line's
+   * median 3.2 s (2.81x), with three pairs in turn when {@code pairs} is given.
+   */
+  private static List<ResultSheet.Goal> postgresGoals(double... pairs) {
+    IdxbuildBench.Config c =
+        IdxbuildBench.Config.parse(
+            "--threads", "2", "--memory", "512m", "--peers", "postgres", "--pk-alone", "false");
+    ResultSheet s = new ResultSheet("idxbuild", Machine.describe());
+    s.add("idxkit", "six t2 512m", "total", 2.0, "s");
+    s.add("idxkit", "cli six t2 512m", "total", 3.2, "s");
+    s.add("postgres", "six 512m", "total", 9.0, "s");
+    if (pairs.length > 0) {
+      s.add("postgres", "pairs", "ratio", pairs[1], "x");
+      s.add("postgres", "pairs", "ratio min", pairs[0], "x");
+      s.add("postgres", "pairs", "ratio max", pairs[2], "x");
+      s.add("postgres", "pairs", "peer median", 9.5, "s");
+      s.add("postgres", "pairs", "idxkit median", 3.1, "s");
+      s.add("postgres", "pairs", "count", 3, "pairs");
+    }
+    IdxbuildSummary.summarize(c, s);
+    return s.goals().stream().filter(g -> g.goal().contains("PostgreSQL")).toList();
+  }
+
+  @Test
+  void withoutPairsPostgreSqlIsJudgedOnItsOneBuildAndTheMedianCommand() {
+    assertThat(postgresGoals())
+        .singleElement()
+        .satisfies(
+            g -> {
+              assertThat(g.goal())
+                  .isEqualTo(">= 3x PostgreSQL (six indexes, wall, JVM start included)");
+              assertThat(g.measured()).endsWith("= 2.81x");
+              assertThat(g.met()).isFalse();
+            });
+  }
+
+  @Test
+  void withPairsPostgreSqlIsJudgedOnTheMedianPair() {
+    assertThat(postgresGoals(2.9, 3.05, 3.4))
+        .singleElement()
+        .satisfies(
+            g -> {
+              assertThat(g.goal())
+                  .isEqualTo(">= 3x PostgreSQL (six indexes, wall, JVM start included, in turn)");
+              assertThat(g.measured())
+                  .isEqualTo(
+                      "3 pairs, postgres / idxkit idxbuild (six t2 512m, new JVM): median pair"
+                          + " 3.05x (min 2.90x, max 3.40x; postgres median 9.50 s, idxkit median"
+                          + " 3.10 s)");
+              assertThat(g.met()).isTrue();
+            });
+    assertThat(postgresGoals(2.5, 2.95, 3.6))
+        .singleElement()
+        .satisfies(g -> assertThat(g.met()).as("the median pair decides").isFalse());
+  }
 }
