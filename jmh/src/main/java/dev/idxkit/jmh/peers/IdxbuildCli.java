@@ -221,6 +221,7 @@ final class IdxbuildCli {
               "none",
               "--json",
               json.toString()));
+      Machine.syncDisks(); // nothing left dirty by what ran before (untimed)
       long t0 = System.nanoTime();
       Process p =
           new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -20,8 +20,9 @@ import java.util.Locale;
  * machine, so the median of the pairs' ratios is the figure a drift moves least; the smallest and
  * largest pair show the spread.
  *
- * <p>Steps, per pair: drop PostgreSQL's six indexes (untimed), build them again with the same DDL
- * (timed, as the first build), then one {@code idxkit idxbuild} of the six indexes in a new JVM
+ * <p>Steps, per pair: drop PostgreSQL's six indexes (untimed), write the machine's dirty pages back
+ * ({@link Machine#syncDisks}, untimed), build the indexes again with the same DDL (timed, as the
+ * first build), write back again, then one {@code idxkit idxbuild} of the six indexes in a new JVM
  * ({@link IdxbuildCli}, its entry counts checked). The idxkit database must be closed (the command
  * takes its lock); PostgreSQL's table stays loaded.
  */
@@ -122,8 +123,12 @@ final class IdxbuildPairs {
           s.execute("DROP INDEX " + name);
         }
       }
+      // Each side starts with nothing dirty: the peer writes its indexes without fsync, and their
+      // write-back would otherwise run under the command line's rebuild.
+      Machine.syncDisks();
       peerSeconds[i] =
           peer.createIndexes(names, ddl).values().stream().mapToLong(Long::longValue).sum() / 1e9;
+      Machine.syncDisks();
       cliSeconds[i] =
           IdxbuildCli.run(
                   cli.home(),

@@ -88,6 +88,23 @@ final class Machine {
         loadMax());
   }
 
+  /**
+   * Writes every dirty page of the machine back ({@code sync}) and waits for it; false when the
+   * command could not run. Untimed, between timed runs: a run that leaves hundreds of MB dirty
+   * without fsync (a peer with {@code fsync=off}, a load) would otherwise have the kernel write
+   * them back during the next run, which then pays for its predecessor.
+   */
+  static boolean syncDisks() {
+    try {
+      return new ProcessBuilder("sync").redirectErrorStream(true).start().waitFor() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   static double loadAverage() {
     try {
       String s = Files.readString(Path.of("/proc/loadavg")).strip();
