@@ -109,10 +109,9 @@ abstract class SqlPeer implements AutoCloseable {
     long loadNanos = System.nanoTime() - t0;
     long loadCpu = Machine.processCpuNanos() - c0;
     reopen();
-    // The load's pages written back first: PostgreSQL (fsync off) left the table and its VACUUM
-    // FREEZE dirty, and their write-back ran under the first index builds (13.1 s against 8.3-10.2
-    // s
-    // for the same builds repeated later, SF 0.5).
+    // The load's pages written back first: PostgreSQL (fsync off) leaves the table and its VACUUM
+    // FREEZE dirty, and the kernel's write-back of them, 30 s later, can fall under the first index
+    // builds (in one run of SF 0.5: 13.1 s, against 8.3-10.2 s for the same builds repeated).
     Machine.syncDisks();
     List<String> names = indexes.stream().map(IndexInfo::name).toList();
     long c1 = Machine.processCpuNanos();
