@@ -128,6 +128,7 @@ final class IdxbuildPairs {
       Machine.syncDisks();
       peerSeconds[i] =
           peer.createIndexes(names, ddl).values().stream().mapToLong(Long::longValue).sum() / 1e9;
+      peer.settle();
       Machine.syncDisks();
       cliSeconds[i] =
           IdxbuildCli.run(

@@ -71,6 +71,17 @@ final class PostgresPeer extends SqlPeer {
     }
   }
 
+  /**
+   * A checkpoint: the index builds wrote their pages through the WAL, and the checkpointer would
+   * otherwise go on writing buffers out under whatever runs next.
+   */
+  @Override
+  void settle() throws SQLException {
+    try (Statement s = conn.createStatement()) {
+      s.execute("CHECKPOINT");
+    }
+  }
+
   /** A new connection; the server (and its buffer cache) stays up. */
   @Override
   void reopen() throws Exception {

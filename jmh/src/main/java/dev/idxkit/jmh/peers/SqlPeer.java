@@ -112,6 +112,7 @@ abstract class SqlPeer implements AutoCloseable {
     // The load's pages written back first: PostgreSQL (fsync off) leaves the table and its VACUUM
     // FREEZE dirty, and the kernel's write-back of them, 30 s later, can fall under the first index
     // builds (in one run of SF 0.5: 13.1 s, against 8.3-10.2 s for the same builds repeated).
+    settle();
     Machine.syncDisks();
     List<String> names = indexes.stream().map(IndexInfo::name).toList();
     long c1 = Machine.processCpuNanos();
@@ -155,6 +156,12 @@ abstract class SqlPeer implements AutoCloseable {
     close();
     open();
   }
+
+  /**
+   * Finishes the work the database defers after a build (untimed, before the next timed run);
+   * nothing by default.
+   */
+  void settle() throws SQLException {}
 
   /** Runs each statement of {@code ddl} (named by {@code names}); returns nanos per name. */
   Map<String, Long> createIndexes(List<String> names, List<String> ddl) throws SQLException {
