@@ -58,23 +58,11 @@ class BulkWriteFreeTest {
         }
         bulk.publish();
       }
-      for (int area = 0; area < 2; area++) {
-        int a = area;
-        FreeList published = s.inspect(lists -> MetaEdits.freeList(lists, a));
-        assertThat(published)
-            .as("area %d, seed %d", area, seed)
-            .isEqualTo(MetaEdits.freeList(expected, area));
-      }
+      assertFreeLists(s, expected, "published", seed);
       assertThat(MetaEdits.freeList(expected, 0).runCount()).isGreaterThan(1);
     }
     try (Store s = Store.open(dir, OPTIONS)) {
-      for (int area = 0; area < 2; area++) {
-        int a = area;
-        FreeList reopened = s.inspect(lists -> MetaEdits.freeList(lists, a));
-        assertThat(reopened)
-            .as("area %d after reopening, seed %d", area, seed)
-            .isEqualTo(MetaEdits.freeList(expected, area));
-      }
+      assertFreeLists(s, expected, "after reopening", seed);
     }
   }
 
@@ -99,6 +87,17 @@ class BulkWriteFreeTest {
   }
 
   /** Writes {@code count} heap pages into {@code area} in one published bulk session. */
+  /** Each of the two areas' free lists in {@code s} is the one in {@code expected}. */
+  private static void assertFreeLists(Store s, List<FreeList> expected, String when, long seed) {
+    for (int area = 0; area < 2; area++) {
+      int a = area;
+      FreeList actual = s.inspect(lists -> MetaEdits.freeList(lists, a));
+      assertThat(actual)
+          .as("area %d %s, seed %d", area, when, seed)
+          .isEqualTo(MetaEdits.freeList(expected, area));
+    }
+  }
+
   private static long[] write(Store s, int area, int count) {
     long[] pageNos = new long[count];
     try (BulkWrite bulk = s.beginBulk();
