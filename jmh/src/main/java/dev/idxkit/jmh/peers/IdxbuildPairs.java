@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 
@@ -16,15 +15,16 @@ import java.util.Locale;
  * <p>Why: on a shared machine whose speed drifts over minutes, PostgreSQL's one build after its
  * load and idxkit's command-line runs minutes before are timed at different speeds, and their ratio
  * moves with the drift (on the 2-vCPU machine of issue 14, PostgreSQL's six builds of SF 0.5 took
- * 13.4 s at one time and 8.1 s half an hour later). Two runs back to back see nearly the same
- * machine, so the median of the pairs' ratios is the figure a drift moves least; the smallest and
- * largest pair show the spread.
+ * 13.1 s in one run and 8.1 s in another of the same six minutes). Two runs back to back see nearly
+ * the same machine, so the median of the pairs' ratios is the figure a drift moves least; the
+ * smallest and largest pair show the spread.
  *
  * <p>Steps, per pair: drop PostgreSQL's six indexes (untimed), write the machine's dirty pages back
  * ({@link Machine#syncDisks}, untimed), build the indexes again with the same DDL (timed, as the
- * first build), write back again, then one {@code idxkit idxbuild} of the six indexes in a new JVM
- * ({@link IdxbuildCli}, its entry counts checked). The idxkit database must be closed (the command
- * takes its lock); PostgreSQL's table stays loaded.
+ * first build), let PostgreSQL finish what it deferred ({@link SqlPeer#settle}: a checkpoint,
+ * untimed), then one {@code idxkit idxbuild} of the six indexes in a new JVM ({@link IdxbuildCli},
+ * which writes back first; its entry counts checked). The idxkit database must be closed (the
+ * command takes its lock); PostgreSQL's table stays loaded.
  */
 final class IdxbuildPairs {
   private IdxbuildPairs() {}
@@ -118,18 +118,14 @@ final class IdxbuildPairs {
     double[] peerSeconds = new double[pairs];
     double[] cliSeconds = new double[pairs];
     for (int i = 0; i < pairs; i++) {
-      try (Statement s = peer.conn.createStatement()) {
-        for (String name : names) {
-          s.execute("DROP INDEX " + name);
-        }
-      }
-      // Each side starts with nothing dirty: the peer writes its indexes without fsync, and their
-      // write-back would otherwise run under the command line's rebuild.
+      peer.dropIndexes(names);
+      // Each side starts with nothing dirty (IdxbuildCli.run writes back before its run): the peer
+      // writes its indexes without fsync, and their write-back would otherwise run under the
+      // command line's rebuild.
       Machine.syncDisks();
       peerSeconds[i] =
           peer.createIndexes(names, ddl).values().stream().mapToLong(Long::longValue).sum() / 1e9;
       peer.settle();
-      Machine.syncDisks();
       cliSeconds[i] =
           IdxbuildCli.run(
                   cli.home(),

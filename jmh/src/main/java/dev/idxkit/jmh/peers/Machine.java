@@ -89,19 +89,16 @@ final class Machine {
   }
 
   /**
-   * Writes every dirty page of the machine back ({@code sync}) and waits for it; false when the
-   * command could not run. Untimed, between timed runs: a run that leaves hundreds of MB dirty
-   * without fsync (a peer with {@code fsync=off}, a load) would otherwise have the kernel write
-   * them back during the next run, which then pays for its predecessor.
+   * Writes every dirty page of the machine back ({@code sync}) and waits for it. Untimed, between
+   * timed runs: a run that leaves hundreds of MB dirty without fsync (a peer with {@code
+   * fsync=off}, a load) would otherwise have the kernel write them back during the next run, which
+   * then pays for its predecessor. Fails when {@code sync} cannot run: the figures would not be
+   * what the settings say.
    */
-  static boolean syncDisks() {
-    try {
-      return new ProcessBuilder("sync").redirectErrorStream(true).start().waitFor() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+  static void syncDisks() throws IOException, InterruptedException {
+    int code = new ProcessBuilder("sync").redirectErrorStream(true).start().waitFor();
+    if (code != 0) {
+      throw new IOException("sync exited " + code + ": the runs cannot start with nothing dirty");
     }
   }
 

@@ -109,9 +109,10 @@ abstract class SqlPeer implements AutoCloseable {
     long loadNanos = System.nanoTime() - t0;
     long loadCpu = Machine.processCpuNanos() - c0;
     reopen();
-    // The load's pages written back first: PostgreSQL (fsync off) leaves the table and its VACUUM
-    // FREEZE dirty, and the kernel's write-back of them, 30 s later, can fall under the first index
-    // builds (in one run of SF 0.5: 13.1 s, against 8.3-10.2 s for the same builds repeated).
+    // What the load deferred, done first (settle), and its pages written back: PostgreSQL (fsync
+    // off) leaves the table and its VACUUM FREEZE dirty, and the kernel's write-back of them, 30 s
+    // later, can fall under the first index builds (in one run of SF 0.5: 13.1 s, against 8.3-10.2
+    // s for the same builds repeated).
     settle();
     Machine.syncDisks();
     List<String> names = indexes.stream().map(IndexInfo::name).toList();
@@ -162,6 +163,15 @@ abstract class SqlPeer implements AutoCloseable {
    * nothing by default.
    */
   void settle() throws SQLException {}
+
+  /** Drops the indexes {@code names}, as {@link #createIndexes} made them. */
+  void dropIndexes(List<String> names) throws SQLException {
+    try (Statement s = conn.createStatement()) {
+      for (String name : names) {
+        s.execute("DROP INDEX " + name);
+      }
+    }
+  }
 
   /** Runs each statement of {@code ddl} (named by {@code names}); returns nanos per name. */
   Map<String, Long> createIndexes(List<String> names, List<String> ddl) throws SQLException {

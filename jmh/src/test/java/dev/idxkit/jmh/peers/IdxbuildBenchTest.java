@@ -38,6 +38,8 @@ class IdxbuildBenchTest {
             "4",
             "--probes",
             "30",
+            "--pairs",
+            "1",
             "--peers",
             "sqlite,h2,duckdb",
             "--out",
@@ -67,6 +69,9 @@ class IdxbuildBenchTest {
     assertThat(s.goals()).hasSize(6);
     assertThat(text).contains("cross-check: 180 index lookups agree across 4 stores");
     assertThat(text).contains("idxkit check: clean");
+    // Pairs are PostgreSQL's (IdxbuildPairsTest runs them): without it they are skipped, and said
+    // so.
+    assertThat(text).contains("--pairs: skipped, PostgreSQL did not run");
     for (String ext : new String[] {"csv", "json", "png"}) {
       assertThat(out.resolve("idxbuild." + ext)).isNotEmptyFile();
     }
