@@ -1,0 +1,26 @@
+import dev.idxkit.cli.*;
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+/** Loop6 N [profFile]: N warm rebuilds of the six lineitem indexes of /tmp/s13/sf05.db in one JVM; profiles rounds 3.. when a file is given. */
+public class Loop6 {
+  public static void main(String[] a) throws Exception {
+    int n = Integer.parseInt(a[0]);
+    String prof = a.length > 1 ? a[1] : null;
+    StringWriter sw = new StringWriter(); PrintWriter out = new PrintWriter(sw);
+    PrintWriter err = new PrintWriter(System.err, true);
+    InterruptGuard guard = InterruptGuard.detached(err);
+    try (Session s = new Session(guard, false, System.err, StandardCharsets.UTF_8, System::nanoTime, 5000)) {
+      for (int i = 0; i < n; i++) {
+        if (prof != null && i == 3) one.profiler.AsyncProfiler.getInstance("/tmp/apf/linux-x64/libasyncProfiler.so").execute("start,event=cpu,interval=1ms,threads");
+        String[] args = {"idxbuild", "/tmp/s13/sf05.db", "--table", "lineitem", "--memory", "512m", "--threads", "2", "--srt", "/tmp/s13/sf05.srt", "--progress", "none"};
+        long t0 = System.nanoTime();
+        int rc = Main.run(s, out, err, args);
+        StringBuilder ph = new StringBuilder();
+        for (String l : sw.toString().split("\n")) if (l.startsWith("  scan ") || l.startsWith("  build ")) ph.append(l.trim().replaceAll(" +", " ").replaceAll("^(\\S+ \\S+ s \\S+ s).*", "$1")).append(" | ");
+        sw.getBuffer().setLength(0);
+        System.err.printf("round %d rc %d %.3f s  %s%n", i, rc, (System.nanoTime() - t0) / 1e9, ph);
+      }
+      if (prof != null) one.profiler.AsyncProfiler.getInstance().execute("stop,collapsed,file=" + prof);
+    }
+  }
+}
