@@ -47,17 +47,21 @@ class JsonTest {
   }
 
   private static String pretty(JsonNode doc) {
-    StringWriter s = new StringWriter();
-    PrintWriter w = new PrintWriter(s);
-    Json.printPretty(w, doc);
-    w.flush();
-    return s.toString();
+    return written(doc, true);
   }
 
   private static String line(JsonNode doc) {
+    return written(doc, false);
+  }
+
+  private static String written(JsonNode doc, boolean pretty) {
     StringWriter s = new StringWriter();
     PrintWriter w = new PrintWriter(s);
-    Json.printLine(w, doc);
+    if (pretty) {
+      Json.printPretty(w, doc);
+    } else {
+      Json.printLine(w, doc);
+    }
     w.flush();
     return s.toString();
   }
