@@ -40,8 +40,9 @@ public final class Keys {
    * vectorized loop pays a setup per call. The last bytes of a length that is not a multiple of
    * eight are one more word, the one ending at the shorter length: it overlaps bytes already found
    * equal, so its first difference is the first difference. Index entries are such lengths (a date
-   * index's are 14 bytes), and neighbours in sorted order often differ only in the RID at their
-   * end, where a byte loop would take up to seven unpredictable steps.
+   * index's are 13 bytes as the tree builder compares them: NOT NULL marker, date, RID), and
+   * neighbours in sorted order often differ only in the RID at their end, where a byte loop would
+   * take up to seven unpredictable steps.
    */
   public static int commonPrefix(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
     int n = Math.min(aLen, bLen);
