@@ -397,7 +397,9 @@ final class SortGroup {
           current = start(merged, newBuild, builders);
           id = current.index.id();
         } else {
-          current.add(a, off + 2, len - 2);
+          // What the entry shares with the one before, less the index id (the same, both bytes).
+          int shared = merged.shared();
+          current.add(a, off + 2, len - 2, shared < 0 ? -1 : shared - 2);
         }
         if ((++n & 0xFFF) == 0) {
           built.addAndGet(0x1000);
@@ -419,7 +421,7 @@ final class SortGroup {
     int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
     IndexBuild b = newBuild.apply(catalog.index(id));
     builders.put(id, b);
-    b.add(a, off + 2, merged.length() - 2);
+    b.add(a, off + 2, merged.length() - 2, -1);
     return b;
   }
 
@@ -491,8 +493,9 @@ final class SortGroup {
       this.builder = builder;
     }
 
-    void add(byte[] a, int off, int len) {
-      builder.add(a, off, len);
+    /** Adds an entry; {@code shared} as {@link TreeBuilder#add(byte[], int, int, int)} takes it. */
+    void add(byte[] a, int off, int len, int shared) {
+      builder.add(a, off, len, shared);
       if (index.unique()) {
         // The builder compared the entry with the one before it to check their order.
         int keyLen = len - Rid.BYTES;

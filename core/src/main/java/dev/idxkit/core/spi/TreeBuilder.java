@@ -194,12 +194,23 @@ public final class TreeBuilder {
 
   /** Adds {@code e[off, off + len)}, which must be above every entry added before. */
   public void add(byte[] e, int off, int len) {
+    add(e, off, len, -1);
+  }
+
+  /**
+   * Adds {@code e[off, off + len)} as {@link #add(byte[], int, int)} does, given {@code shared}:
+   * how many leading bytes it shares with the entry added before it, from a caller that knows
+   * without comparing them (a merge of packed entries derives it from the longs it compared), or -1
+   * to have it computed. It must be exact: it places the separator when the entry opens a leaf. The
+   * order check still reads the byte at {@code shared}, which must be higher in the new entry.
+   */
+  public void add(byte[] e, int off, int len, int shared) {
     checkEntry(len);
     if (!leafOpen) {
       openLeaf(sink.allocate(), 0);
     }
     leaf.add(e, off, len, 0);
-    added(len);
+    added(len, shared);
   }
 
   /** Adds the entry at {@code src[off, off + len)}, copying it straight into the leaf's entries. */
@@ -209,15 +220,15 @@ public final class TreeBuilder {
       openLeaf(sink.allocate(), 0);
     }
     leaf.add(src, off, len);
-    added(len);
+    added(len, -1);
   }
 
   /**
-   * Accounts for the entry just added to the open leaf, of {@code len} bytes: checks its order, and
-   * when the leaf would be too full with it, writes the leaf without it and opens the next leaf
-   * with it.
+   * Accounts for the entry just added to the open leaf, of {@code len} bytes, sharing {@code known}
+   * leading bytes with the one before it (-1: not known): checks its order, and when the leaf would
+   * be too full with it, writes the leaf without it and opens the next leaf with it.
    */
-  private void added(int len) {
+  private void added(int len, int known) {
     int n = leaf.size();
     if (n == 1) {
       leafKeyBytes = len;
@@ -230,9 +241,11 @@ public final class TreeBuilder {
     int lastOff = leaf.offset(n - 2);
     int lastLen = leaf.length(n - 2);
     int eOff = leaf.offset(n - 1);
-    int m = Keys.commonPrefix(b, lastOff, lastLen, b, eOff, len);
+    int m = known >= 0 ? known : Keys.commonPrefix(b, lastOff, lastLen, b, eOff, len);
     lastShared = lastLen == len ? m : -1;
-    if (m == len || (m < lastLen && (b[lastOff + m] & 0xFF) > (b[eOff + m] & 0xFF))) {
+    // At the first difference the new entry's byte must be higher; a known length that stopped
+    // short of it (equal bytes there) fails this too.
+    if (m == len || (m < lastLen && (b[lastOff + m] & 0xFF) >= (b[eOff + m] & 0xFF))) {
       String hex = Keys.hex(b, eOff, len);
       leaf.truncate(n - 1);
       throw disorder(lastOff, lastLen, hex);

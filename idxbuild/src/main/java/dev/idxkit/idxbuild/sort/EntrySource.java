@@ -25,6 +25,15 @@ public interface EntrySource extends AutoCloseable {
   /** The current entry's length in bytes. */
   int length();
 
+  /**
+   * How many leading bytes the current entry shares with the one before it, when this source knows
+   * without comparing them ({@link PackedMerge} derives it from the two longs it compared anyway);
+   * -1 when it does not, and for the first entry.
+   */
+  default int shared() {
+    return -1;
+  }
+
   @Override
   void close();
 }

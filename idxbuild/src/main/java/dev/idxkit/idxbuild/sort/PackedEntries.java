@@ -93,10 +93,17 @@ final class PackedEntries {
         out[off + at[v]] = (byte) key;
         key >>>= 8;
       }
+      BE_LONG.set(out, off + keyLen, rid(k));
+    }
+
+    /**
+     * The RID of {@code k} as the entry holds it in its last 8 bytes: {@code page << 16 | slot}.
+     */
+    long rid(long k) {
       long r = ridBits == 64 ? k : k & ((1L << ridBits) - 1);
       long page = firstPage + (r >>> slotBits);
       long slot = r & ((1L << slotBits) - 1);
-      BE_LONG.set(out, off + keyLen, page << 16 | slot);
+      return page << 16 | slot;
     }
   }
 

@@ -33,6 +33,10 @@ public final class PackedMerge implements EntrySource {
   private final boolean[] done;
   private final int[] tree;
   private final byte[] entry;
+  // Entry positions of the layout's varying key bytes, least significant first, for shared().
+  private final int[] positionOfByte;
+  private long previous;
+  private int shared = -1;
   private boolean started;
   private boolean finished;
 
@@ -56,6 +60,11 @@ public final class PackedMerge implements EntrySource {
     this.done = new boolean[k];
     this.tree = new int[Math.max(1, k)];
     this.entry = new byte[layout == null ? 0 : layout.entryLength()];
+    int varying = layout == null ? 0 : layout.at().length;
+    this.positionOfByte = new int[varying];
+    for (int i = 0; i < varying; i++) {
+      positionOfByte[i] = layout.at()[varying - 1 - i];
+    }
     if (layout != null) {
       // The constant bytes, the same for every entry: each winner then writes only what varies.
       layout.writeTemplate(entry, 0);
@@ -114,7 +123,8 @@ public final class PackedMerge implements EntrySource {
       finished = true;
       return false;
     }
-    if (!started) {
+    boolean first = !started;
+    if (first) {
       started = true;
       java.util.Arrays.fill(tree, -1);
       for (int i = 0; i < k; i++) {
@@ -132,8 +142,27 @@ public final class PackedMerge implements EntrySource {
       finished = true;
       return false;
     }
-    layout.unpackOver(head[w] ^ Long.MIN_VALUE, entry, 0);
+    long k = head[w] ^ Long.MIN_VALUE;
+    shared = first ? -1 : sharedBytes(previous, k);
+    previous = k;
+    layout.unpackOver(k, entry, 0);
     return true;
+  }
+
+  /**
+   * The length of the common prefix of the entries of longs {@code a} and {@code b}, from their
+   * highest differing bit: in the key bits, the entry position of the varying byte holding it
+   * (every byte before that position is constant or a more significant varying byte, equal in
+   * both); in the RID bits, the key's length plus the leading bytes the two RIDs share.
+   */
+  private int sharedBytes(long a, long b) {
+    long x = a ^ b;
+    int ridBits = layout.ridBits();
+    if (ridBits < 64 && x >>> ridBits != 0) {
+      return positionOfByte[(63 - Long.numberOfLeadingZeros(x) - ridBits) >>> 3];
+    }
+    long rids = layout.rid(a) ^ layout.rid(b);
+    return layout.template().length + (Long.numberOfLeadingZeros(rids) >>> 3);
   }
 
   private void load(int i) {
@@ -198,6 +227,12 @@ public final class PackedMerge implements EntrySource {
   public int length() {
     check();
     return entry.length;
+  }
+
+  @Override
+  public int shared() {
+    check();
+    return shared;
   }
 
   private void check() {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.testing.Seeds;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ class PackedMergeTest {
       int keyBytes,
       long keyMask,
       int maxSlot,
+      int indexes,
       List<byte[]> all) {
     EntryBuffer b = new EntryBuffer(1L << 24);
     int slot = -1;
@@ -41,7 +43,7 @@ class PackedMergeTest {
         slot++;
       }
       byte[] e = new byte[2 + keyBytes + Rid.BYTES];
-      e[1] = 4;
+      e[1] = (byte) (4 + r.nextInt(indexes)); // a group's buffers hold several indexes' entries
       long key = r.nextLong() & keyMask;
       for (int i = 0; i < keyBytes; i++) {
         e[2 + i] = (byte) (key >>> (8 * (keyBytes - 1 - i)));
@@ -55,6 +57,25 @@ class PackedMergeTest {
     return b;
   }
 
+  /**
+   * The entries of {@code merge}, checking that what it says each shares with the one before it
+   * ({@link EntrySource#shared}) is what comparing them finds.
+   */
+  private static List<byte[]> drainCheckingShared(PackedMerge merge, String what) {
+    List<byte[]> out = new ArrayList<>();
+    try (merge) {
+      while (merge.next()) {
+        byte[] e =
+            Arrays.copyOfRange(merge.array(), merge.offset(), merge.offset() + merge.length());
+        byte[] prev = out.isEmpty() ? null : out.get(out.size() - 1);
+        int expected = prev == null ? -1 : Arrays.mismatch(prev, e);
+        assertThat(merge.shared()).as("entry %d, %s", out.size(), what).isEqualTo(expected);
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
   @Test
   void unifiedBuffersMergeAsTheModel() {
     SplittableRandom r = Seeds.random(seed);
@@ -65,6 +86,7 @@ class PackedMergeTest {
       int k = 1 + r.nextInt(9);
       long page = r.nextInt(1 << 20);
       boolean sameBytes = r.nextBoolean(); // as buffers of one group usually are: only RIDs move
+      int indexes = r.nextInt(3) == 0 ? 3 : 1;
       long shared = (1L << (8 * (1 + r.nextInt(3)))) - 1;
       for (int i = 0; i < k; i++) {
         // Each buffer varies in a different subset of the key's low bytes, or all in the same.
@@ -74,7 +96,7 @@ class PackedMergeTest {
           mask = shared; // (random keys: every buffer varies in all these bytes)
         }
         int maxSlot = r.nextBoolean() ? 0 : 1 + r.nextInt(200);
-        buffers.add(buffer(r, 1 + r.nextInt(2000), page, keyBytes, mask, maxSlot, all));
+        buffers.add(buffer(r, 1 + r.nextInt(2000), page, keyBytes, mask, maxSlot, indexes, all));
         page += 10_000 + r.nextInt(100_000); // past every page the buffer used: RIDs are unique
       }
       String what = "round " + round + "; " + repro;
@@ -85,12 +107,15 @@ class PackedMergeTest {
       if (group == null) {
         continue;
       }
-      assertSameEntries(drain(group.merge(null, null)), expected, what);
+      assertSameEntries(drainCheckingShared(group.merge(null, null), what), expected, what);
       int lo = r.nextInt(expected.size());
       int hi = lo + r.nextInt(expected.size() - lo + 1);
       byte[] from = expected.get(lo);
       byte[] to = hi < expected.size() ? expected.get(hi) : null;
-      assertSameEntries(drain(group.merge(from, to)), expected.subList(lo, hi), "range " + what);
+      assertSameEntries(
+          drainCheckingShared(group.merge(from, to), what),
+          expected.subList(lo, hi),
+          "range " + what);
       // Each buffer still reads back its own entries.
       List<byte[]> again = new ArrayList<>();
       for (EntryBuffer b : buffers) {
@@ -105,8 +130,8 @@ class PackedMergeTest {
     SplittableRandom r = Seeds.random(seed);
     List<byte[]> all = new ArrayList<>();
     // 6 varying bytes in the first buffer, the other 2 in the second: 8 + RID bits together.
-    EntryBuffer a = buffer(r, 300, 10, 8, 0x0000_FFFF_FFFF_FFFFL, 40, all);
-    EntryBuffer b = buffer(r, 300, 5000, 8, 0xFFFF_0000_0000_0000L, 40, all);
+    EntryBuffer a = buffer(r, 300, 10, 8, 0x0000_FFFF_FFFF_FFFFL, 40, 1, all);
+    EntryBuffer b = buffer(r, 300, 5000, 8, 0xFFFF_0000_0000_0000L, 40, 1, all);
     assertThat(a.isPacked() && b.isPacked()).as(repro).isTrue();
     assertThat(PackedMerge.unify(List.of(a, b))).as(repro).isNull();
     List<byte[]> again = new ArrayList<>(drain(a.source()));
