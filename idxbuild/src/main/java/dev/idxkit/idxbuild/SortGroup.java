@@ -62,6 +62,9 @@ final class SortGroup {
   final AtomicLong spilledEntries = new AtomicLong();
   final AtomicLong runsWritten = new AtomicLong();
   final AtomicLong spilledBytes = new AtomicLong();
+  // Entries per call of the merge loop when the merge's length is known: a call is a few hundred
+  // nanoseconds, and small batches get the loop compiled after a few thousand entries.
+  private static final int BATCH = 256;
   private static final java.util.concurrent.atomic.AtomicInteger RANGE_THREADS =
       new java.util.concurrent.atomic.AtomicInteger();
 
@@ -387,20 +390,24 @@ final class SortGroup {
       // index, a builder's first leaf) would send every later group's first entry back to the
       // interpreter and the loop to the compiler again.
       IndexBuild current = start(merged, newBuild, builders);
-      int id = current.index.id();
+      long left = merged.remaining();
+      if (left >= 0) {
+        // A known length: batches of next() calls that never return false, for the same reason
+        // (the loop's end would be such a branch). Each batch is a call, so the loop compiles as a
+        // method, early, not as a replacement on the stack.
+        built.incrementAndGet();
+        while (left > 0) {
+          int batch = (int) Math.min(left, BATCH);
+          current = addBatch(merged, batch, current, newBuild, builders);
+          left -= batch;
+          built.addAndGet(batch);
+          cancel.check();
+        }
+        return builders;
+      }
       long n = 1;
       while (merged.next()) {
-        byte[] a = merged.array();
-        int off = merged.offset();
-        int len = merged.length();
-        if ((((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF)) != id) {
-          current = start(merged, newBuild, builders);
-          id = current.index.id();
-        } else {
-          // What the entry shares with the one before, less the index id (the same, both bytes).
-          int shared = merged.shared();
-          current.add(a, off + 2, len - 2, shared < 0 ? -1 : shared - 2);
-        }
+        current = addCurrent(merged, current, newBuild, builders);
         if ((++n & 0xFFF) == 0) {
           built.addAndGet(0x1000);
           cancel.check();
@@ -409,6 +416,40 @@ final class SortGroup {
       built.addAndGet(n & 0xFFF);
     }
     return builders;
+  }
+
+  /** The next {@code count} entries of {@code merged}, which has at least that many left. */
+  private IndexBuild addBatch(
+      EntrySource merged,
+      int count,
+      IndexBuild current,
+      java.util.function.Function<IndexInfo, IndexBuild> newBuild,
+      Map<Integer, IndexBuild> builders) {
+    for (int i = 0; i < count; i++) {
+      if (!merged.next()) {
+        throw new IllegalStateException("the merge ended before the entries it announced");
+      }
+      current = addCurrent(merged, current, newBuild, builders);
+    }
+    return current;
+  }
+
+  /** Adds {@code merged}'s current entry, after the first, to its index's builder; returns it. */
+  private IndexBuild addCurrent(
+      EntrySource merged,
+      IndexBuild current,
+      java.util.function.Function<IndexInfo, IndexBuild> newBuild,
+      Map<Integer, IndexBuild> builders) {
+    byte[] a = merged.array();
+    int off = merged.offset();
+    int len = merged.length();
+    if ((((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF)) != current.index.id()) {
+      return start(merged, newBuild, builders);
+    }
+    // What the entry shares with the one before, less the index id (the same, both bytes).
+    int shared = merged.shared();
+    current.add(a, off + 2, len - 2, shared < 0 ? -1 : shared - 2);
+    return current;
   }
 
   /** A builder for the index of {@code merged}'s current entry, given that entry. */
@@ -421,7 +462,7 @@ final class SortGroup {
     int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
     IndexBuild b = newBuild.apply(catalog.index(id));
     builders.put(id, b);
-    b.add(a, off + 2, merged.length() - 2, -1);
+    b.first(a, off + 2, merged.length() - 2);
     return b;
   }
 
@@ -493,9 +534,23 @@ final class SortGroup {
       this.builder = builder;
     }
 
-    /** Adds an entry; {@code shared} as {@link TreeBuilder#add(byte[], int, int, int)} takes it. */
+    /** Adds the index's first entry. */
+    void first(byte[] a, int off, int len) {
+      builder.add(a, off, len);
+      checkUnique(a, off, len);
+    }
+
+    /**
+     * Adds an entry after the first; {@code shared} as {@link TreeBuilder#addNext} takes it. Not
+     * through {@link TreeBuilder#add}, whose branches for a builder's first entry the merge loop
+     * must not see (see {@link #merge}).
+     */
     void add(byte[] a, int off, int len, int shared) {
-      builder.add(a, off, len, shared);
+      builder.addNext(a, off, len, shared);
+      checkUnique(a, off, len);
+    }
+
+    private void checkUnique(byte[] a, int off, int len) {
       if (index.unique()) {
         // The builder compared the entry with the one before it to check their order.
         int keyLen = len - Rid.BYTES;

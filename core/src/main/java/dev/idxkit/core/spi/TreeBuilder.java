@@ -182,7 +182,11 @@ public final class TreeBuilder {
     int body = Node.bodySize(pageSize);
     this.leafLimit = body * leafFillPercent / 100;
     this.branchLimit = body * Math.max(leafFillPercent, MIN_BRANCH_FILL) / 100;
-    this.leaf = new Cells(pageSize);
+    // Room for four pages of short keys: a leaf of short keys sharing a prefix holds up to a page
+    // of slots and more key bytes than a page, and its entries are collected whole. Grown on
+    // demand, the first leaf of each tree would grow it - a branch the compiled merge loop of an
+    // earlier tree never took, which throws it away (see addNext).
+    this.leaf = new Cells(4 * pageSize);
     this.out = newPage(pageSize);
     this.leafSep = new byte[maxEntry];
     this.scratchSep = new byte[maxEntry];
@@ -213,6 +217,21 @@ public final class TreeBuilder {
     added(len, shared);
   }
 
+  /**
+   * {@link #add(byte[], int, int, int)} for an entry after the first: the same, without the
+   * branches for a builder's first entry. For a merge loop that builds one tree after another: the
+   * JIT compiles the loop from the first tree's profile, in which those branches were taken only
+   * before it was compiled, so each later tree's first entry would throw the compiled loop away.
+   */
+  public void addNext(byte[] e, int off, int len, int shared) {
+    if (leaf.size() == 0) {
+      throw new IllegalStateException("addNext before the first entry was added");
+    }
+    checkEntry(len);
+    leaf.add(e, off, len, 0);
+    addedAfter(len, shared);
+  }
+
   /** Adds the entry at {@code src[off, off + len)}, copying it straight into the leaf's entries. */
   public void add(BytesStore<?, ?> src, long off, int len) {
     checkEntry(len);
@@ -229,14 +248,19 @@ public final class TreeBuilder {
    * be too full with it, writes the leaf without it and opens the next leaf with it.
    */
   private void added(int len, int known) {
-    int n = leaf.size();
-    if (n == 1) {
+    if (leaf.size() == 1) {
       leafKeyBytes = len;
       leafShared = len;
       lastShared = -1;
       entries++;
       return;
     }
+    addedAfter(len, known);
+  }
+
+  /** {@link #added} for an entry with one before it in the open leaf. */
+  private void addedAfter(int len, int known) {
+    int n = leaf.size();
     byte[] b = leaf.array();
     int lastOff = leaf.offset(n - 2);
     int lastLen = leaf.length(n - 2);

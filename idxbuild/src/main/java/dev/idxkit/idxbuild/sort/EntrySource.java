@@ -34,6 +34,15 @@ public interface EntrySource extends AutoCloseable {
     return -1;
   }
 
+  /**
+   * How many entries follow the current one (before the first {@code next}: all of them), when this
+   * source knows ({@link PackedMerge} does); -1 when it does not. A caller that knows it can call
+   * {@code next} exactly that many times and never see it return false.
+   */
+  default long remaining() {
+    return -1;
+  }
+
   @Override
   void close();
 }

@@ -49,7 +49,8 @@ import java.util.Arrays;
  * positions where their constant bytes differ), their page span and their widest slots - and each
  * long is {@link Recode recoded} into it as the merge loads it (a buffer's order does not depend on
  * the layout). So the buffers merge as plain longs ({@link PackedMerge}), without unpacking an
- * entry to compare it. If the common layout passes 64 bits they merge as byte entries.
+ * entry to compare it. If the common layout passes 63 bits (see {@link PackedMerge}) they merge as
+ * byte entries.
  *
  * <p>Memory: the sort uses the buffer's pair region ({@code 16 n} bytes, two arrays of {@code n}
  * longs) and 8 × 256 ints of counters; the result stays there until {@link #compact} copies the
@@ -245,7 +246,7 @@ final class PackedEntries {
 
   /**
    * One layout for all of {@code parts} (see the class comment), or null if their entries differ in
-   * length or their varying bytes and RIDs together pass 64 bits.
+   * length or their varying bytes and RIDs together pass 63 bits.
    */
   static Layout common(java.util.List<PackedEntries> parts) {
     if (parts.isEmpty()) {
@@ -281,7 +282,8 @@ final class PackedEntries {
         at[v++] = i;
       }
     }
-    if (8 * v + ridBits > 64) {
+    // 63 at most, not 64: the merge plays an exhausted buffer as a long no entry reaches.
+    if (8 * v + ridBits > 63) {
       return null;
     }
     return new Layout(template, Arrays.copyOf(at, v), ridBits, slotBits, firstPage);

@@ -14,11 +14,22 @@ import java.util.List;
  * (nothing to release). Each part merges its index range {@code [from[i], to[i])}, so a group cut
  * into key ranges merges each range on its own thread over the same buffers.
  *
- * <p>Steps: leaves {@code k..2k-1} are the parts, internal nodes {@code 1..k-1} hold the loser of
- * their match, node 0 the winner. The current long of each part is kept sign-flipped, so a signed
- * compare gives the unsigned order; an exhausted part plays as {@code Long.MAX_VALUE} and loses
- * ties, and the merge ends when the winner is exhausted. Two parts never hold equal longs (one RID
- * per entry), so the order of ties does not matter; it is by part, for determinism.
+ * <p>Steps: leaves {@code k..2k-1} are the parts (those with entries in their range), internal
+ * nodes {@code 1..k-1} hold the loser of their match, node 0 the winner. The current long of each
+ * part is kept sign-flipped, so a signed compare gives the unsigned order. An exhausted part plays
+ * as {@code Long.MAX_VALUE}, which no entry's long reaches (a common layout takes at most 63 bits,
+ * {@link PackedEntries#common}), and the merge ends after as many entries as its parts' ranges
+ * hold, so it never lets an exhausted part win; two live parts never hold equal longs (one RID per
+ * entry). The tree is played when the merge is made, with its winner's long lowered below every
+ * other so that the first {@link #next} advances it like any later one.
+ *
+ * <p>Why it is written without branches at its edges (the first entry, a part running out, the
+ * end): the JIT compiles the merge loop from its profile, and a branch the profile never saw taken
+ * becomes a trap that throws the compiled loop away when it is taken. A part running out and the
+ * first call of the next group's merge were such branches: each sent the rebuild's merge loop back
+ * to the interpreter and the compiler, several times over a cold rebuild. Now the first entry is
+ * set up in the constructor, a part's end is a select, and a caller that knows {@link #remaining}
+ * never calls {@code next} past the end.
  *
  * <p>Memory: per part its position, end and current long, one int of tree, and one entry's bytes.
  */
@@ -30,15 +41,14 @@ public final class PackedMerge implements EntrySource {
   private final int[] pos;
   private final int[] end;
   private final long[] head;
-  private final boolean[] done;
   private final int[] tree;
   private final byte[] entry;
   // Entry positions of the layout's varying key bytes, least significant first, for shared().
   private final int[] positionOfByte;
   private long previous;
-  private int shared = -1;
-  private boolean started;
-  private boolean finished;
+  private int shared;
+  private final long total;
+  private long emitted;
 
   /**
    * @param parts packed buffers
@@ -47,17 +57,29 @@ public final class PackedMerge implements EntrySource {
    * @param to the end of each part's range
    */
   PackedMerge(List<PackedEntries> parts, PackedEntries.Layout layout, int[] from, int[] to) {
-    this.parts = parts.toArray(new PackedEntries[0]);
-    this.k = this.parts.length;
-    this.layout = layout;
-    this.recode = new PackedEntries.Recode[k];
-    for (int i = 0; i < k; i++) {
-      recode[i] = new PackedEntries.Recode(this.parts[i].layout(), layout);
+    List<Integer> live = new java.util.ArrayList<>();
+    long sum = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      if (from[i] < to[i]) {
+        live.add(i);
+        sum += to[i] - from[i];
+      }
     }
-    this.pos = from.clone();
-    this.end = to.clone();
+    this.total = sum;
+    this.k = live.size();
+    this.layout = layout;
+    this.parts = new PackedEntries[k];
+    this.recode = new PackedEntries.Recode[k];
+    this.pos = new int[k];
+    this.end = new int[k];
+    for (int j = 0; j < k; j++) {
+      int i = live.get(j);
+      this.parts[j] = parts.get(i);
+      recode[j] = new PackedEntries.Recode(this.parts[j].layout(), layout);
+      pos[j] = from[i];
+      end[j] = to[i];
+    }
     this.head = new long[k];
-    this.done = new boolean[k];
     this.tree = new int[Math.max(1, k)];
     this.entry = new byte[layout == null ? 0 : layout.entryLength()];
     int varying = layout == null ? 0 : layout.at().length;
@@ -68,6 +90,17 @@ public final class PackedMerge implements EntrySource {
     if (layout != null) {
       // The constant bytes, the same for every entry: each winner then writes only what varies.
       layout.writeTemplate(entry, 0);
+    }
+    if (k > 0) {
+      java.util.Arrays.fill(tree, -1);
+      for (int i = 0; i < k; i++) {
+        load(i);
+        play(i);
+      }
+      // The winner one step back, below every long: the first next() advances it to its first.
+      int w = tree[0];
+      pos[w]--;
+      head[w] = Long.MIN_VALUE;
     }
   }
 
@@ -119,34 +152,25 @@ public final class PackedMerge implements EntrySource {
 
   @Override
   public boolean next() {
-    if (finished || k == 0) {
-      finished = true;
+    if (emitted >= total) {
+      emitted = total + 1; // past the end: no current entry
       return false;
-    }
-    boolean first = !started;
-    if (first) {
-      started = true;
-      java.util.Arrays.fill(tree, -1);
-      for (int i = 0; i < k; i++) {
-        load(i);
-        play(i);
-      }
-    } else {
-      int w = tree[0];
-      pos[w]++;
-      load(w);
-      replay(w);
     }
     int w = tree[0];
-    if (done[w]) {
-      finished = true;
-      return false;
-    }
-    long k = head[w] ^ Long.MIN_VALUE;
-    shared = first ? -1 : sharedBytes(previous, k);
+    pos[w]++;
+    load(w);
+    replay(w);
+    emitted++;
+    long k = head[tree[0]] ^ Long.MIN_VALUE;
+    shared = sharedBytes(previous, k); // for the first entry, with 0: not reported
     previous = k;
     layout.unpackOver(k, entry, 0);
     return true;
+  }
+
+  @Override
+  public long remaining() {
+    return emitted > total ? 0 : total - emitted;
   }
 
   /**
@@ -165,13 +189,13 @@ public final class PackedMerge implements EntrySource {
     return layout.template().length + (Long.numberOfLeadingZeros(rids) >>> 3);
   }
 
+  /** Part {@code i}'s long at its position, or {@code Long.MAX_VALUE} past its end: a select. */
   private void load(int i) {
-    if (pos[i] < end[i]) {
-      head[i] = recode[i].apply(parts[i].packedAt(pos[i])) ^ Long.MIN_VALUE;
-    } else {
-      done[i] = true;
-      head[i] = Long.MAX_VALUE;
-    }
+    int p = pos[i];
+    int e = end[i];
+    long v = recode[i].apply(parts[i].packedAt(Math.min(p, e - 1))) ^ Long.MIN_VALUE;
+    long live = (long) (p - e) >> 63; // all ones while p < e
+    head[i] = (v & live) | (Long.MAX_VALUE & ~live);
   }
 
   private void play(int s) {
@@ -203,12 +227,7 @@ public final class PackedMerge implements EntrySource {
   }
 
   private boolean less(int a, int b) {
-    long x = head[a];
-    long y = head[b];
-    if (x != y) {
-      return x < y;
-    }
-    return done[b] && !done[a] || (done[a] == done[b] && a < b);
+    return head[a] < head[b];
   }
 
   @Override
@@ -232,17 +251,17 @@ public final class PackedMerge implements EntrySource {
   @Override
   public int shared() {
     check();
-    return shared;
+    return emitted == 1 ? -1 : shared;
   }
 
   private void check() {
-    if (!started || finished) {
+    if (emitted == 0 || emitted > total) {
       throw new IllegalStateException("no current entry: next() returned false or was not called");
     }
   }
 
   @Override
   public void close() {
-    finished = true;
+    emitted = total + 1;
   }
 }

@@ -63,8 +63,12 @@ class PackedMergeTest {
    */
   private static List<byte[]> drainCheckingShared(PackedMerge merge, String what) {
     List<byte[]> out = new ArrayList<>();
+    long total = merge.remaining();
     try (merge) {
       while (merge.next()) {
+        assertThat(merge.remaining())
+            .as("after entry %d, %s", out.size(), what)
+            .isEqualTo(total - out.size() - 1);
         byte[] e =
             Arrays.copyOfRange(merge.array(), merge.offset(), merge.offset() + merge.length());
         byte[] prev = out.isEmpty() ? null : out.get(out.size() - 1);
@@ -72,6 +76,9 @@ class PackedMergeTest {
         assertThat(merge.shared()).as("entry %d, %s", out.size(), what).isEqualTo(expected);
         out.add(e);
       }
+      assertThat(out).as(what).hasSize((int) total);
+      assertThat(merge.remaining()).as(what).isZero();
+      assertThat(merge.next()).as("next after the end, " + what).isFalse();
     }
     return out;
   }
@@ -137,5 +144,44 @@ class PackedMergeTest {
     List<byte[]> again = new ArrayList<>(drain(a.source()));
     again.addAll(drain(b.source()));
     assertSameEntries(TestEntries.sorted(again), TestEntries.sorted(all), repro);
+  }
+
+  /**
+   * The merge plays an exhausted buffer as {@code Long.MAX_VALUE}, so a common layout may take 63
+   * bits, not 64: seven varying key bytes with 7 slot bits (one page) merge as longs, up to the
+   * entry whose long has every bit set; with 8 slot bits unify declines.
+   */
+  @Test
+  void aCommonLayoutTakesAtMostSixtyThreeBits() {
+    SplittableRandom r = Seeds.random(seed);
+    for (int slots : new int[] {128, 256}) {
+      List<byte[]> all = new ArrayList<>();
+      EntryBuffer even = new EntryBuffer(1L << 24);
+      EntryBuffer odd = new EntryBuffer(1L << 24);
+      for (int slot = 0; slot < slots; slot++) {
+        byte[] e = new byte[2 + 7 + Rid.BYTES];
+        e[1] = 4;
+        for (int i = 0; i < 7; i++) {
+          e[2 + i] = slot == slots - 1 ? (byte) 0xFF : (byte) r.nextInt(256);
+        }
+        Rid.write(Rid.of(100, slot), e, 9);
+        all.add(e);
+        assertThat((slot % 2 == 0 ? even : odd).add(e)).isTrue();
+      }
+      for (EntryBuffer b : List.of(even, odd)) {
+        b.sort();
+        b.compact();
+        assertThat(b.isPacked()).as(repro).isTrue();
+      }
+      PackedMerge.Group group = PackedMerge.unify(List.of(even, odd));
+      String what = slots + " slots; " + repro;
+      if (slots == 128) {
+        assertThat(group).as(what).isNotNull();
+        assertSameEntries(
+            drainCheckingShared(group.merge(null, null), what), TestEntries.sorted(all), what);
+      } else {
+        assertThat(group).as(what).isNull();
+      }
+    }
   }
 }

@@ -166,8 +166,9 @@ class BTreeBuilderTest {
       model.add(gen.next());
     }
 
-    // A third of the input through the byte[] overload, a third with the bytes it shares with the
-    // entry before it given (as a packed merge gives them), a third from off-heap memory.
+    // The input through the byte[] overload, with the bytes each entry shares with the one before
+    // it given (as a packed merge gives them) or not, through addNext (as a merge loop adds all but
+    // the first), and from off-heap memory.
     long total = 0;
     for (byte[] e : model) {
       total += e.length;
@@ -179,9 +180,15 @@ class BTreeBuilderTest {
       long off = 0;
       byte[] prev = null;
       for (byte[] e : model) {
-        int how = rnd.nextInt(3);
+        int how = rnd.nextInt(4);
         if (how == 0) {
           b.add(e, 0, e.length);
+        } else if (how == 3 && prev != null) {
+          b.addNext(
+              e,
+              0,
+              e.length,
+              rnd.nextBoolean() ? -1 : Keys.commonPrefix(prev, 0, prev.length, e, 0, e.length));
         } else if (how == 1) {
           b.add(
               e,
@@ -234,6 +241,9 @@ class BTreeBuilderTest {
   void disorderIsRejectedNamingTheIndex() {
     TreeBuilder b =
         new TreeBuilder(new MemoryPageSink(new MemoryPageAccess(PAGE)), PAGE, 1, 100, "cust_name");
+    assertThatThrownBy(() -> b.addNext(new byte[] {1, 2, 3}, 0, 3, -1))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("first entry");
     b.add(new byte[] {1, 2, 3});
     assertThatThrownBy(() -> b.add(new byte[] {1, 2, 3}))
         .isInstanceOf(IllegalArgumentException.class)
