@@ -165,13 +165,8 @@ public final class TreeBuilder {
     }
     if (nodeFormat != Node.FORMAT_1 && nodeFormat != Node.FORMAT_2) {
       throw new IllegalArgumentException(
-          "nodeFormat : "
-              + nodeFormat
-              + " (expected: "
-              + Node.FORMAT_1
-              + " or "
-              + Node.FORMAT_2
-              + ")");
+          String.format(
+              "nodeFormat : %d (expected: %d or %d)", nodeFormat, Node.FORMAT_1, Node.FORMAT_2));
     }
     this.sink = sink;
     this.pageSize = Page.checkSize(pageSize);
@@ -182,10 +177,8 @@ public final class TreeBuilder {
     int body = Node.bodySize(pageSize);
     this.leafLimit = body * leafFillPercent / 100;
     this.branchLimit = body * Math.max(leafFillPercent, MIN_BRANCH_FILL) / 100;
-    // Room for four pages of short keys: a leaf of short keys sharing a prefix holds up to a page
-    // of slots and more key bytes than a page, and its entries are collected whole. Grown on
-    // demand, the first leaf of each tree would grow it - a branch the compiled merge loop of an
-    // earlier tree never took, which throws it away (see addNext).
+    // Four pages: a leaf of short keys sharing a prefix collects more whole keys than a page holds,
+    // and growing would be a branch the merge loop compiled for an earlier tree never took.
     this.leaf = new Cells(4 * pageSize);
     this.out = newPage(pageSize);
     this.leafSep = new byte[maxEntry];
@@ -202,26 +195,19 @@ public final class TreeBuilder {
   }
 
   /**
-   * Adds {@code e[off, off + len)} as {@link #add(byte[], int, int)} does, given {@code shared}:
-   * how many leading bytes it shares with the entry added before it, from a caller that knows
-   * without comparing them (a merge of packed entries derives it from the longs it compared), or -1
-   * to have it computed. It must be exact: it places the separator when the entry opens a leaf. The
-   * order check still reads the byte at {@code shared}, which must be higher in the new entry.
+   * {@link #add(byte[], int, int)} given {@code shared}, the exact count of leading bytes the entry
+   * shares with the one before (a packed merge knows it from the longs it compared), or -1 to
+   * compute it. The order check reads the byte there, which must be higher in the new entry.
    */
   public void add(byte[] e, int off, int len, int shared) {
-    checkEntry(len);
-    if (!leafOpen) {
-      openLeaf(sink.allocate(), 0);
-    }
+    beginAdd(len);
     leaf.add(e, off, len, 0);
     added(len, shared);
   }
 
   /**
-   * {@link #add(byte[], int, int, int)} for an entry after the first: the same, without the
-   * branches for a builder's first entry. For a merge loop that builds one tree after another: the
-   * JIT compiles the loop from the first tree's profile, in which those branches were taken only
-   * before it was compiled, so each later tree's first entry would throw the compiled loop away.
+   * {@link #add(byte[], int, int, int)} for an entry after the first, without the first entry's
+   * branches: a merge loop compiled for an earlier tree never took them (a trap would discard it).
    */
   public void addNext(byte[] e, int off, int len, int shared) {
     if (leaf.size() == 0) {
@@ -234,19 +220,19 @@ public final class TreeBuilder {
 
   /** Adds the entry at {@code src[off, off + len)}, copying it straight into the leaf's entries. */
   public void add(BytesStore<?, ?> src, long off, int len) {
-    checkEntry(len);
-    if (!leafOpen) {
-      openLeaf(sink.allocate(), 0);
-    }
+    beginAdd(len);
     leaf.add(src, off, len);
     added(len, -1);
   }
 
-  /**
-   * Accounts for the entry just added to the open leaf, of {@code len} bytes, sharing {@code known}
-   * leading bytes with the one before it (-1: not known): checks its order, and when the leaf would
-   * be too full with it, writes the leaf without it and opens the next leaf with it.
-   */
+  private void beginAdd(int len) {
+    checkEntry(len);
+    if (!leafOpen) {
+      openLeaf(sink.allocate(), 0);
+    }
+  }
+
+  /** Accounts for the entry just added to the open leaf, of {@code len} bytes (see addedAfter). */
   private void added(int len, int known) {
     if (leaf.size() == 1) {
       leafKeyBytes = len;
@@ -258,7 +244,11 @@ public final class TreeBuilder {
     addedAfter(len, known);
   }
 
-  /** {@link #added} for an entry with one before it in the open leaf. */
+  /**
+   * For an entry of {@code len} bytes after another, sharing {@code known} bytes with it (-1: not
+   * known): checks its order; if it overfills the leaf, writes the leaf without it and opens the
+   * next with it.
+   */
   private void addedAfter(int len, int known) {
     int n = leaf.size();
     byte[] b = leaf.array();
@@ -595,16 +585,12 @@ public final class TreeBuilder {
   }
 
   private IllegalArgumentException disorder(int lastOff, int lastLen, String entryHex) {
+    String last = Keys.hex(leaf.array(), lastOff, lastLen);
     return new IllegalArgumentException(
-        "index "
-            + indexName
-            + ": entry #"
-            + (entries + 1)
-            + " out of order: "
-            + entryHex
-            + " after "
-            + Keys.hex(leaf.array(), lastOff, lastLen)
-            + " (expected: strictly increasing unsigned byte order)");
+        String.format(
+            "index %s: entry #%d out of order: %s after %s (expected: strictly increasing unsigned"
+                + " byte order)",
+            indexName, entries + 1, entryHex, last));
   }
 
   private static Page newPage(int pageSize) {
