@@ -1,5 +1,9 @@
 package dev.idxkit.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * A record id: the heap page and slot of a record, packed into a long.
  *
@@ -16,6 +20,9 @@ package dev.idxkit.core;
 public final class Rid {
   public static final int BYTES = 8;
   public static final long MAX_PAGE = (1L << 48) - 1;
+  // One 8-byte access instead of a byte loop: a unique index's build reads every entry's RID.
+  private static final VarHandle BIG_ENDIAN =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   private Rid() {}
 
@@ -39,19 +46,12 @@ public final class Rid {
 
   /** Writes {@code rid} as 8 big-endian bytes at {@code b[off]}. */
   public static void write(long rid, byte[] b, int off) {
-    for (int i = 7; i >= 0; i--) {
-      b[off + i] = (byte) rid;
-      rid >>>= 8;
-    }
+    BIG_ENDIAN.set(b, off, rid);
   }
 
   /** Reads 8 big-endian bytes at {@code b[off]}. */
   public static long read(byte[] b, int off) {
-    long v = 0;
-    for (int i = 0; i < 8; i++) {
-      v = (v << 8) | (b[off + i] & 0xFF);
-    }
-    return v;
+    return (long) BIG_ENDIAN.get(b, off);
   }
 
   public static String toString(long rid) {
