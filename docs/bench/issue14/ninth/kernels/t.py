@@ -1,3 +1,5 @@
+# t.py FILE: tables of ../../eighth/kernels/ab6.sh output (A = the commit before, in a worktree; B = main): medians per variant
+# (cold = round 0, r1, warm = rounds 2-7), and the per-pair ratio of warm build CPU
 import sys,re,statistics as st
 rows={}
 for l in open(sys.argv[1]):
