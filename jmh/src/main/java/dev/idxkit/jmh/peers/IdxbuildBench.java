@@ -108,6 +108,16 @@ public final class IdxbuildBench {
       peers = List.copyOf(peers);
     }
 
+    /** The most threads asked for: what the peers, the command line and the summary run with. */
+    int maxThreads() {
+      return threads.stream().max(Integer::compare).orElseThrow();
+    }
+
+    /** The most sort memory asked for, in bytes: as {@link #maxThreads}. */
+    long maxMemory() {
+      return memories.stream().max(Long::compare).orElseThrow();
+    }
+
     /**
      * The same run with only {@code ran} as peers: the summary leaves out peers that could not run.
      */
@@ -226,8 +236,8 @@ public final class IdxbuildBench {
       SrtFile srt = IdxkitRebuilds.srtFile(dir.path());
       List<SqlPeer> peers = new ArrayList<>();
       Path dbDir = dir.resolve("idxkit");
-      int tMax = c.threads().stream().max(Integer::compare).orElseThrow();
-      long mMax = c.memories().stream().max(Long::compare).orElseThrow();
+      int tMax = c.maxThreads();
+      long mMax = c.maxMemory();
       try (Database db = Lineitem.create(dbDir)) {
         long t0 = System.nanoTime();
         LoadReport load = Lineitem.generate(db, c.sf(), IndexMode.NONE, null);
@@ -446,7 +456,7 @@ public final class IdxbuildBench {
   private static void floor(
       Database db, Config c, ResultSheet sheet, PrintStream out, RebuildReport rep, Path scratch)
       throws Exception {
-    int threads = c.threads().stream().max(Integer::compare).orElseThrow();
+    int threads = c.maxThreads();
     long bytes = rep.pagesWritten() * db.stats().pageSize();
     IdxbuildFloor.Result f =
         IdxbuildFloor.measure(db.dir().resolve("data.area"), rep.keys(), bytes, scratch, threads);
@@ -482,7 +492,7 @@ public final class IdxbuildBench {
       }
     }
     if (c.pkAlone()) {
-      long m = pkMemory(c.memories().stream().max(Long::compare).orElseThrow());
+      long m = pkMemory(c.maxMemory());
       for (int t : c.threads()) {
         runs.add(new Run(label(true, t, m), true, t, m));
       }

@@ -33,9 +33,9 @@ final class IdxbuildSummary {
 
   /** Ratios and the goals from the recorded figures. */
   static void summarize(IdxbuildBench.Config c, ResultSheet s) {
-    int tMax = c.threads().stream().max(Integer::compare).orElseThrow();
+    int tMax = c.maxThreads();
     int tMin = c.threads().stream().min(Integer::compare).orElseThrow();
-    long mMax = c.memories().stream().max(Long::compare).orElseThrow();
+    long mMax = c.maxMemory();
     long mMin = c.memories().stream().min(Long::compare).orElseThrow();
     String best = IdxbuildBench.label(false, tMax, mMax);
     double mine = s.value("idxkit", best, "total");
