@@ -191,23 +191,17 @@ public final class TreeBuilder {
 
   /** Adds {@code e[off, off + len)}, which must be above every entry added before. */
   public void add(byte[] e, int off, int len) {
-    add(e, off, len, -1);
-  }
-
-  /**
-   * {@link #add(byte[], int, int)} given {@code shared}, the exact count of leading bytes the entry
-   * shares with the one before (a packed merge knows it from the longs it compared), or -1 to
-   * compute it. The order check reads the byte there, which must be higher in the new entry.
-   */
-  public void add(byte[] e, int off, int len, int shared) {
     beginAdd(len);
     leaf.add(e, off, len, 0);
-    added(len, shared);
+    added(len);
   }
 
   /**
-   * {@link #add(byte[], int, int, int)} for an entry after the first, without the first entry's
-   * branches: a merge loop compiled for an earlier tree never took them (a trap would discard it).
+   * {@link #add(byte[], int, int)} for an entry after the first, given {@code shared}: the exact
+   * count of leading bytes it shares with the one before (a packed merge knows it from the longs it
+   * compared), or -1 to compute it; the order check reads the byte there, which must be higher in
+   * the new entry. Without the first entry's branches: a merge loop compiled for an earlier tree
+   * never took them (a trap would discard it).
    */
   public void addNext(byte[] e, int off, int len, int shared) {
     if (leaf.size() == 0) {
@@ -222,7 +216,7 @@ public final class TreeBuilder {
   public void add(BytesStore<?, ?> src, long off, int len) {
     beginAdd(len);
     leaf.add(src, off, len);
-    added(len, -1);
+    added(len);
   }
 
   private void beginAdd(int len) {
@@ -233,7 +227,7 @@ public final class TreeBuilder {
   }
 
   /** Accounts for the entry just added to the open leaf, of {@code len} bytes (see addedAfter). */
-  private void added(int len, int known) {
+  private void added(int len) {
     if (leaf.size() == 1) {
       leafKeyBytes = len;
       leafShared = len;
@@ -241,7 +235,7 @@ public final class TreeBuilder {
       entries++;
       return;
     }
-    addedAfter(len, known);
+    addedAfter(len, -1);
   }
 
   /**

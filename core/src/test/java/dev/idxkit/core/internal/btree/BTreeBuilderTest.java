@@ -166,9 +166,9 @@ class BTreeBuilderTest {
       model.add(gen.next());
     }
 
-    // The input through the byte[] overload, with the bytes each entry shares with the one before
-    // it given (as a packed merge gives them) or not, through addNext (as a merge loop adds all but
-    // the first), and from off-heap memory.
+    // The input through add (from an array and from off-heap memory) and, after the first entry,
+    // through addNext as a merge loop adds, with the bytes each entry shares with the one before
+    // it given (as a packed merge gives them) or to be computed.
     long total = 0;
     for (byte[] e : model) {
       total += e.length;
@@ -183,18 +183,10 @@ class BTreeBuilderTest {
         int how = rnd.nextInt(4);
         if (how == 0) {
           b.add(e, 0, e.length);
-        } else if (how == 3 && prev != null) {
-          b.addNext(
-              e,
-              0,
-              e.length,
-              rnd.nextBoolean() ? -1 : Keys.commonPrefix(prev, 0, prev.length, e, 0, e.length));
-        } else if (how == 1) {
-          b.add(
-              e,
-              0,
-              e.length,
-              prev == null ? -1 : Keys.commonPrefix(prev, 0, prev.length, e, 0, e.length));
+        } else if (how == 1 && prev != null) {
+          b.addNext(e, 0, e.length, Keys.commonPrefix(prev, 0, prev.length, e, 0, e.length));
+        } else if (how == 2 && prev != null) {
+          b.addNext(e, 0, e.length, -1);
         } else {
           store.write(off, e, 0, e.length);
           b.add(store, off, e.length);
@@ -259,10 +251,10 @@ class BTreeBuilderTest {
     b.add(src, 0, 3);
     // A shared length given by the caller: the order check reads the byte there, and one that
     // stops short of the first difference (equal bytes there) is refused.
-    assertThatThrownBy(() -> b.add(new byte[] {9, 1, 3}, 0, 3, 1))
+    assertThatThrownBy(() -> b.addNext(new byte[] {9, 1, 3}, 0, 3, 1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("090103 after 090102");
-    b.add(new byte[] {9, 1, 3}, 0, 3, 2);
+    b.addNext(new byte[] {9, 1, 3}, 0, 3, 2);
     assertThat(b.finish().entries()).isEqualTo(3);
     assertThatThrownBy(b::finish).isInstanceOf(IllegalStateException.class);
   }
