@@ -18,7 +18,8 @@ import net.openhft.chronicle.bytes.BytesStore;
  *
  * <p>Each buffer goes back to the pool the moment its own write completes, in whatever order writes
  * complete, so one slow write never holds back the buffers of later ones. Memory: {@code buffers ×
- * bufferBytes} of direct memory, allocated once. Writer threads are named {@code idxkit-io-N} and
+ * bufferBytes} of direct memory, allocated once, and one more buffer each time a caller would
+ * otherwise wait for ever ({@link #acquire()}). Writer threads are named {@code idxkit-io-N} and
  * are daemons so an abandoned writer cannot keep a JVM alive.
  */
 public final class AsyncWriter implements AutoCloseable {
@@ -28,7 +29,7 @@ public final class AsyncWriter implements AutoCloseable {
   private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
   private final IdentityHashMap<ByteBuffer, BytesStore<?, ?>> stores = new IdentityHashMap<>();
   private final int bufferBytes;
-  private final int total;
+  private int total; // guarded by this
   private int inFlight;
   private Throwable failure;
   private long bytesWritten;
@@ -44,11 +45,10 @@ public final class AsyncWriter implements AutoCloseable {
           "buffers : " + buffers + ", threads : " + threads + " (expected: >= 1)");
     }
     this.bufferBytes = bufferBytes;
-    this.total = buffers;
-    for (int i = 0; i < buffers; i++) {
-      ByteBuffer b = ByteBuffer.allocateDirect(bufferBytes);
-      free.add(b);
-      stores.put(b, BytesStore.wrap(b));
+    synchronized (this) {
+      for (int i = 0; i < buffers; i++) {
+        addBuffer();
+      }
     }
     this.io =
         Executors.newFixedThreadPool(
@@ -64,9 +64,20 @@ public final class AsyncWriter implements AutoCloseable {
     return bufferBytes;
   }
 
-  /** A cleared buffer; waits while all are in flight. Fails fast if an earlier write failed. */
+  /**
+   * A cleared buffer. Waits while none is free and some are in flight: a write's completion gives
+   * one back. With none free and none in flight, every buffer is held by callers that have not
+   * submitted it (a bulk session's streams keep one each between pages, one per area and thread),
+   * so no write would ever give one back, and waiting would hang the caller for good (a rebuild
+   * whose sort group spans more areas than the pool has buffers did): the pool grows by one
+   * instead. Fails fast if an earlier write failed.
+   */
   public synchronized ByteBuffer acquire() {
     while (free.isEmpty() && failure == null) {
+      if (inFlight == 0) {
+        addBuffer();
+        break;
+      }
       waitUninterruptibly();
     }
     throwIfFailed();
@@ -76,7 +87,7 @@ public final class AsyncWriter implements AutoCloseable {
   }
 
   /** The pool buffer's memory as Chronicle bytes, for copying pages in without a byte[] hop. */
-  public BytesStore<?, ?> storeOf(ByteBuffer pooled) {
+  public synchronized BytesStore<?, ?> storeOf(ByteBuffer pooled) {
     BytesStore<?, ?> s = stores.get(pooled);
     if (s == null) {
       throw new IllegalArgumentException("not a buffer of this writer");
@@ -160,9 +171,16 @@ public final class AsyncWriter implements AutoCloseable {
     }
   }
 
-  /** Buffers in the pool (free or in flight). */
-  public int buffers() {
+  /** Buffers in the pool (free, held or in flight). */
+  public synchronized int buffers() {
     return total;
+  }
+
+  private void addBuffer() {
+    ByteBuffer b = ByteBuffer.allocateDirect(bufferBytes);
+    free.add(b);
+    stores.put(b, BytesStore.wrap(b));
+    total++;
   }
 
   private void throwIfFailed() {

@@ -1,0 +1,98 @@
+package dev.idxkit.core.internal.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The writer's pool: a caller never waits for a buffer that no write will give back, and writes in
+ * flight are waited for without growing the pool.
+ */
+class AsyncWriterTest {
+  private static final int PAGE = 8192;
+
+  @TempDir Path dir;
+
+  /**
+   * {@code w.acquire()} on a daemon thread, failing the test after {@code seconds} instead of
+   * hanging it: a waiting acquire ignores interrupts, so a timed-out JUnit assertion would leave a
+   * thread that keeps the test JVM from exiting.
+   */
+  static ByteBuffer acquireWithin(AsyncWriter w, int seconds) throws Exception {
+    CompletableFuture<ByteBuffer> f = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                f.complete(w.acquire());
+              } catch (Throwable e) {
+                f.completeExceptionally(e);
+              }
+            },
+            "acquire");
+    t.setDaemon(true);
+    t.start();
+    try {
+      return f.get(seconds, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new AssertionError("acquire() still waiting after " + seconds + " s: it would hang");
+    }
+  }
+
+  @Test
+  void aCallerGetsANewBufferWhenEveryBufferIsHeldAndNoneIsInFlight() throws Exception {
+    AsyncWriter w = new AsyncWriter(2, PAGE, 1);
+    try {
+      ByteBuffer a = w.acquire();
+      ByteBuffer b = w.acquire();
+      a.put(0, (byte) 7).position(PAGE);
+      // Both held, none submitted: this used to wait for ever. The limit only turns a hang into a
+      // failure; a correct writer answers at once.
+      ByteBuffer c = acquireWithin(w, 30);
+      assertThat(c).isNotSameAs(a).isNotSameAs(b);
+      assertThat(c.isDirect()).isTrue();
+      assertThat(c.position()).isZero();
+      assertThat(c.limit()).isEqualTo(PAGE).isEqualTo(c.capacity());
+      assertThat(w.buffers()).isEqualTo(3);
+      assertThat(w.storeOf(c).capacity()).as("a buffer of the pool").isEqualTo(PAGE);
+      assertThat(a.position()).as("the held buffers are untouched").isEqualTo(PAGE);
+      assertThat(a.get(0)).isEqualTo((byte) 7);
+      w.release(a);
+      w.release(b);
+      w.release(c);
+      // Three free: taken without growing again.
+      for (int i = 0; i < 3; i++) {
+        w.acquire();
+      }
+      assertThat(w.buffers()).isEqualTo(3);
+    } finally {
+      w.close();
+    }
+  }
+
+  @Test
+  void writesInFlightAreWaitedForWithoutGrowingThePool() {
+    int pages = 300;
+    try (PageFile f = PageFile.open(dir.resolve("f"), PAGE, true, false);
+        AsyncWriter w = new AsyncWriter(2, PAGE, 2)) {
+      for (int i = 0; i < pages; i++) {
+        ByteBuffer b = w.acquire();
+        for (int at = 0; at < PAGE; at += 8) {
+          b.putLong(at, i * 31L + at);
+        }
+        b.position(PAGE).flip();
+        w.submit(f, i, b);
+      }
+      w.flush();
+      // Every acquire found a free buffer or a write in flight to wait for.
+      assertThat(w.buffers()).isEqualTo(2);
+      assertThat(w.bytesWritten()).isEqualTo((long) pages * PAGE);
+      assertThat(f.sizeInPages()).isEqualTo(pages);
+    }
+  }
+}

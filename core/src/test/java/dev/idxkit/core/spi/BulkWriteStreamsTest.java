@@ -1,0 +1,99 @@
+package dev.idxkit.core.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idxkit.core.internal.txn.Store;
+import dev.idxkit.core.internal.txn.StoreOptions;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import net.openhft.chronicle.bytes.BytesStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * More streams open at once than the session's writer has buffers, as a rebuild has when a sort
+ * group's indexes live in many areas: each stream keeps a partly filled buffer between its pages,
+ * and the stream that needs one more must get it rather than wait for ever.
+ */
+class BulkWriteStreamsTest {
+  private static final int PAGE_SIZE = 8192;
+  private static final int AREAS = 40; // the writer's pool holds 16 buffers
+  private static final int PAGES = 5;
+
+  @TempDir Path tmp;
+
+  @Test
+  void moreStreamsThanBuffersAllWriteAndPublish() throws Exception {
+    Map<Integer, String> areas = new HashMap<>();
+    for (int a = 0; a < AREAS; a++) {
+      areas.put(a, "a" + a);
+    }
+    long[][] pageNos = new long[AREAS][PAGES];
+    Store s =
+        Store.create(
+            tmp.resolve("db"), StoreOptions.defaults().withPageSize(PAGE_SIZE), areas, new byte[0]);
+    // On a daemon thread with a limit: the old hang becomes a failure (a waiting acquire ignores
+    // interrupts, and the store is then left open: closing it would wait for the stuck session).
+    // The writes take milliseconds.
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                writeAcrossAllStreams(s, pageNos);
+                done.complete(null);
+              } catch (Throwable e) {
+                done.completeExceptionally(e);
+              }
+            },
+            "bulk-writer");
+    writer.setDaemon(true);
+    writer.start();
+    try {
+      done.get(60, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("the streams' writes still waiting after 60 s: they would hang");
+    }
+    try (s) {
+      for (int a = 0; a < AREAS; a++) {
+        for (int i = 0; i < PAGES; i++) {
+          Page p = s.committedPages(a).read(pageNos[a][i]);
+          assertThat(p.pageNo()).isEqualTo(pageNos[a][i]);
+          assertThat(p.getLong(Page.HEADER_SIZE))
+              .as("area %d page %d", a, i)
+              .isEqualTo(a * 1000L + i);
+        }
+      }
+    }
+  }
+
+  /** Page by page across all the streams, none closed before the last: each holds a buffer. */
+  private static void writeAcrossAllStreams(Store s, long[][] pageNos) {
+    try (BulkWrite bulk = s.beginBulk()) {
+      List<BulkWrite.Stream> streams = new ArrayList<>();
+      for (int a = 0; a < AREAS; a++) {
+        streams.add(bulk.stream(a));
+      }
+      Page page = new Page(BytesStore.wrap(ByteBuffer.allocateDirect(PAGE_SIZE)), 0, PAGE_SIZE);
+      for (int i = 0; i < PAGES; i++) {
+        for (int a = 0; a < AREAS; a++) {
+          BulkWrite.Stream out = streams.get(a);
+          long no = out.allocate();
+          pageNos[a][i] = no;
+          page.format(PageType.HEAP, no, a);
+          page.putLong(Page.HEADER_SIZE, a * 1000L + i);
+          out.write(no, page);
+        }
+      }
+      streams.forEach(BulkWrite.Stream::close);
+      bulk.publish();
+    }
+  }
+}
