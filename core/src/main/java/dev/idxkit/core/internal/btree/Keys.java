@@ -57,9 +57,12 @@ public final class Keys {
       return n;
     }
     if (n >= 8) {
+      // The last 8 bytes, overlapping those compared: equal ones give 64 leading zeros, so j + 8
+      // = n without a branch (a tie here is rare per call but certain per rebuild: a branch for
+      // it was compiled away, then trapped).
       int j = n - 8;
       long x = (long) BIG_ENDIAN_LONG.get(a, aOff + j) ^ (long) BIG_ENDIAN_LONG.get(b, bOff + j);
-      return x == 0 ? n : j + (Long.numberOfLeadingZeros(x) >>> 3);
+      return j + (Long.numberOfLeadingZeros(x) >>> 3);
     }
     for (; i < n; i++) {
       if (a[aOff + i] != b[bOff + i]) {
