@@ -1,7 +1,7 @@
 import dev.idxkit.cli.*;
 import java.io.*;
 import java.nio.charset.StandardCharsets;
-/** LoopPk N [profFile]: N rounds of (pk t1, pk t2) rebuilds of /tmp/s13/sf1.db in one JVM; profiles t2 of rounds 3.. when a file is given. */
+/** The eighth pass's kernels/Loop6.java for the primary key alone. LoopPk N [profFile]: N rounds of (pk t1, pk t2) rebuilds of /tmp/s13/sf1.db in one JVM; profiles t2 of rounds 3.. when a file is given. */
 public class LoopPk {
   public static void main(String[] a) throws Exception {
     int n = Integer.parseInt(a[0]);

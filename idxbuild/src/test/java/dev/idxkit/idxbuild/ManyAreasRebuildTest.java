@@ -6,6 +6,7 @@ import dev.idxkit.core.Database;
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.Table;
 import dev.idxkit.core.Transaction;
+import dev.idxkit.core.testing.Within;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,9 +14,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,7 +77,11 @@ class ManyAreasRebuildTest {
               .withThreads(1, 1, 1)
               .withMemory(16 << 20)
               .withMerge(8, 8, RebuildOptions.DEFAULT_FAN_IN, 8);
-      report = runWithin(db, o, 120);
+      report =
+          Within.seconds(
+              120,
+              "the rebuild",
+              () -> new IndexRebuild(db, o, "test", RebuildListener.NONE).run());
     } catch (Throwable e) {
       if (!(e instanceof AssertionError)) {
         db.close();
@@ -100,29 +102,6 @@ class ManyAreasRebuildTest {
           .as("areas of the widest group: %s", areasOfGroup)
           .isGreaterThan(16);
       assertThat(db.check().problems()).isEmpty();
-    }
-  }
-
-  /** The rebuild on a daemon thread, failing after {@code seconds} instead of hanging the suite. */
-  private static RebuildReport runWithin(Database db, RebuildOptions o, int seconds)
-      throws Exception {
-    CompletableFuture<RebuildReport> f = new CompletableFuture<>();
-    Thread th =
-        new Thread(
-            () -> {
-              try {
-                f.complete(new IndexRebuild(db, o, "test", RebuildListener.NONE).run());
-              } catch (Throwable e) {
-                f.completeExceptionally(e);
-              }
-            },
-            "rebuild");
-    th.setDaemon(true);
-    th.start();
-    try {
-      return f.get(seconds, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      throw new AssertionError("the rebuild still running after " + seconds + " s: it hangs");
     }
   }
 }

@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.internal.txn.Store;
 import dev.idxkit.core.internal.txn.StoreOptions;
+import dev.idxkit.core.testing.Within;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import net.openhft.chronicle.bytes.BytesStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,25 +40,13 @@ class BulkWriteStreamsTest {
     // On a daemon thread with a limit: the old hang becomes a failure (a waiting acquire ignores
     // interrupts, and the store is then left open: closing it would wait for the stuck session).
     // The writes take milliseconds.
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    Thread writer =
-        new Thread(
-            () -> {
-              try {
-                writeAcrossAllStreams(s, pageNos);
-                done.complete(null);
-              } catch (Throwable e) {
-                done.completeExceptionally(e);
-              }
-            },
-            "bulk-writer");
-    writer.setDaemon(true);
-    writer.start();
-    try {
-      done.get(60, TimeUnit.SECONDS);
-    } catch (TimeoutException e) {
-      throw new AssertionError("the streams' writes still waiting after 60 s: they would hang");
-    }
+    Within.seconds(
+        60,
+        "the streams' writes",
+        () -> {
+          writeAcrossAllStreams(s, pageNos);
+          return null;
+        });
     try (s) {
       for (int a = 0; a < AREAS; a++) {
         for (int i = 0; i < PAGES; i++) {

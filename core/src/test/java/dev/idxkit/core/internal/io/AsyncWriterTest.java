@@ -2,10 +2,9 @@ package dev.idxkit.core.internal.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idxkit.core.testing.Within;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,32 +17,6 @@ class AsyncWriterTest {
 
   @TempDir Path dir;
 
-  /**
-   * {@code w.acquire()} on a daemon thread, failing the test after {@code seconds} instead of
-   * hanging it: a waiting acquire ignores interrupts, so a timed-out JUnit assertion would leave a
-   * thread that keeps the test JVM from exiting.
-   */
-  static ByteBuffer acquireWithin(AsyncWriter w, int seconds) throws Exception {
-    CompletableFuture<ByteBuffer> f = new CompletableFuture<>();
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                f.complete(w.acquire());
-              } catch (Throwable e) {
-                f.completeExceptionally(e);
-              }
-            },
-            "acquire");
-    t.setDaemon(true);
-    t.start();
-    try {
-      return f.get(seconds, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      throw new AssertionError("acquire() still waiting after " + seconds + " s: it would hang");
-    }
-  }
-
   @Test
   void aCallerGetsANewBufferWhenEveryBufferIsHeldAndNoneIsInFlight() throws Exception {
     AsyncWriter w = new AsyncWriter(2, PAGE, 1);
@@ -53,7 +26,7 @@ class AsyncWriterTest {
       a.put(0, (byte) 7).position(PAGE);
       // Both held, none submitted: this used to wait for ever. The limit only turns a hang into a
       // failure; a correct writer answers at once.
-      ByteBuffer c = acquireWithin(w, 30);
+      ByteBuffer c = Within.seconds(30, "acquire()", w::acquire);
       assertThat(c).isNotSameAs(a).isNotSameAs(b);
       assertThat(c.isDirect()).isTrue();
       assertThat(c.position()).isZero();
