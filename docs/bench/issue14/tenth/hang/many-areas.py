@@ -1,4 +1,4 @@
-# many-areas.py DIR: the schema and CSV of the rebuild that hung before 5f82fc5 (see README.md):
+# many-areas.py DIR: the schema and CSV of the rebuild that hung before 309f573 (see README.md):
 # table t (id, c0..c19), 160 two-column indexes, index n in TABLESPACE a((n // 8) % 20), so that the
 # eight sort groups of -SG 8 (indexes dealt round) each write into 20 areas; 20,000 rows (seed 1).
 import os, random, sys
