@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
+import net.openhft.chronicle.bytes.BytesStore;
 
 /**
  * A bulk write session for the loader and the rebuilder: pages are written straight to the area
@@ -259,6 +260,7 @@ public final class BulkWrite implements AutoCloseable {
     private long next;
     private long end;
     private ByteBuffer buf;
+    private BytesStore<?, ?> bufStore; // buf's memory, for pages that are not arrays
     private long bufStart;
     private long pagesWritten;
 
@@ -267,13 +269,14 @@ public final class BulkWrite implements AutoCloseable {
       // Taken now, not at the first page: the write path then never meets a stream without a
       // buffer, a branch that C2 compiled away in the rebuild's first groups and met again in the
       // later ones (an uncommon trap, and the per-leaf writer compiled a second time).
-      this.buf = freshBuffer();
+      takeBuffer();
     }
 
-    private ByteBuffer freshBuffer() {
-      ByteBuffer b = writer.acquire();
-      b.limit(b.capacity() - b.capacity() % pageSize);
-      return b;
+    /** The writer's next buffer, and its memory looked up once for all of its pages. */
+    private void takeBuffer() {
+      buf = writer.acquire();
+      buf.limit(buf.capacity() - buf.capacity() % pageSize);
+      bufStore = writer.storeOf(buf);
     }
 
     public int area() {
@@ -301,7 +304,8 @@ public final class BulkWrite implements AutoCloseable {
       page.seal(lsn);
       int at = buf.position();
       // An empty buffer (a new stream's, and the next one after every full buffer) starts at this
-      // page: a select, not a branch, as the one above (once in 128 pages, none while C2 profiled).
+      // page: a select, not a branch, for the same reason as in the constructor (an empty buffer
+      // comes once in 128 pages, and none came while C2 profiled the first groups).
       long empty = (at - 1) >> 31; // all ones when at == 0
       bufStart = (pageNo & empty) | (bufStart & ~empty);
       // A page that does not follow the buffered ones, or one without room, sends them off.
@@ -315,7 +319,7 @@ public final class BulkWrite implements AutoCloseable {
         buf.put(
             at, a, page.arrayOffset(), pageSize); // a plain copy; Chronicle's went 8 bytes a step
       } else {
-        writer.storeOf(buf).write(at, page.store(), page.base(), pageSize);
+        bufStore.write(at, page.store(), page.base(), pageSize);
       }
       buf.position(at + pageSize);
       pagesWritten++;
@@ -350,6 +354,7 @@ public final class BulkWrite implements AutoCloseable {
           writer.release(buf);
         }
         buf = null;
+        bufStore = null;
       }
       returnRun(area, next, end - next);
       next = end = 0;
@@ -361,7 +366,7 @@ public final class BulkWrite implements AutoCloseable {
     /** Sends the buffered pages and takes the next buffer. */
     private void submit() {
       send();
-      buf = freshBuffer();
+      takeBuffer();
     }
 
     private void send() {
