@@ -14,7 +14,17 @@ import java.util.concurrent.TimeoutException;
 public final class Within {
   private Within() {}
 
-  /** {@code call}'s result, or an AssertionError naming {@code what} after {@code seconds}. */
+  /** What {@link #seconds} throws when the call is still running at its limit. */
+  public static final class Hung extends AssertionError {
+    Hung(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * {@code call}'s result, or what it threw, or {@link Hung} naming {@code what} after {@code
+   * seconds} (the call's thread is then left waiting, and what it holds stays held).
+   */
   public static <T> T seconds(int seconds, String what, Callable<T> call) throws Exception {
     CompletableFuture<T> f = new CompletableFuture<>();
     Thread t =
@@ -32,9 +42,12 @@ public final class Within {
     try {
       return f.get(seconds, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
-      throw new AssertionError(what + " still running after " + seconds + " s: it hangs");
+      throw new Hung(what + " still running after " + seconds + " s: it hangs");
     } catch (ExecutionException e) {
       if (e.getCause() instanceof Exception x) {
+        throw x;
+      }
+      if (e.getCause() instanceof Error x) {
         throw x;
       }
       throw e;
