@@ -302,6 +302,11 @@ public final class BulkWrite implements AutoCloseable {
     @Override
     public synchronized void write(long pageNo, Page page) {
       page.seal(lsn);
+      if (buf == null) {
+        // Only after the writer failed (submit could not take the next buffer): ask again, which
+        // reports the failure. Never taken in a run that works, so never a trap there.
+        takeBuffer();
+      }
       int at = buf.position();
       // An empty buffer (a new stream's, and the next one after every full buffer) starts at this
       // page: a select, not a branch, for the same reason as in the constructor (an empty buffer
@@ -366,6 +371,10 @@ public final class BulkWrite implements AutoCloseable {
     /** Sends the buffered pages and takes the next buffer. */
     private void submit() {
       send();
+      // The sent buffer is the writer's now: forgotten before asking for the next, so that a
+      // failed write reported here leaves no buffer for close() to give back twice.
+      buf = null;
+      bufStore = null;
       takeBuffer();
     }
 
