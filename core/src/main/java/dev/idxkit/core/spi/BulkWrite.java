@@ -141,6 +141,11 @@ public final class BulkWrite implements AutoCloseable {
     return s;
   }
 
+  /** Buffers the session's writer holds (free, held by streams or in flight); for tests. */
+  int writerBuffers() {
+    return writer.buffers();
+  }
+
   /** Writes, fsyncs and publishes everything so far in one meta write. */
   public void publish() {
     checkOpen();

@@ -60,6 +60,56 @@ class BulkWriteStreamsTest {
     }
   }
 
+  /**
+   * A stream takes its buffer when it is opened, so one closed without a page must give it back,
+   * and one closed with pages must send it and get it back once written: opening as many streams
+   * again then needs no new buffer. (A stream that kept its buffer would cost 1 MiB of memory per
+   * stream for the session's life, not a wrong page, so nothing else would notice.)
+   */
+  @Test
+  void closedStreamsGiveTheirBuffersBack() throws Exception {
+    Map<Integer, String> areas = new HashMap<>();
+    for (int a = 0; a < AREAS; a++) {
+      areas.put(a, "a" + a);
+    }
+    try (Store s =
+            Store.create(
+                tmp.resolve("db"),
+                StoreOptions.defaults().withPageSize(PAGE_SIZE),
+                areas,
+                new byte[0]);
+        BulkWrite bulk = s.beginBulk()) {
+      assertThat(bulk.writerBuffers()).as("more streams than the pool's buffers").isLessThan(AREAS);
+      openAndClose(bulk, false);
+      int grown = bulk.writerBuffers();
+      assertThat(grown).as("one buffer per open stream").isGreaterThanOrEqualTo(AREAS);
+      openAndClose(bulk, false);
+      assertThat(bulk.writerBuffers()).as("streams that wrote nothing").isEqualTo(grown);
+      openAndClose(bulk, true);
+      openAndClose(bulk, true);
+      assertThat(bulk.writerBuffers()).as("streams that wrote a page each").isEqualTo(grown);
+      bulk.publish();
+    }
+  }
+
+  /** Opens a stream per area, all at once, writes a page into each if asked, and closes them. */
+  private static void openAndClose(BulkWrite bulk, boolean write) {
+    List<BulkWrite.Stream> streams = new ArrayList<>();
+    for (int a = 0; a < AREAS; a++) {
+      streams.add(bulk.stream(a));
+    }
+    if (write) {
+      Page page = new Page(BytesStore.wrap(ByteBuffer.allocateDirect(PAGE_SIZE)), 0, PAGE_SIZE);
+      for (int a = 0; a < AREAS; a++) {
+        BulkWrite.Stream out = streams.get(a);
+        long no = out.allocate();
+        page.format(PageType.HEAP, no, a);
+        out.write(no, page);
+      }
+    }
+    streams.forEach(BulkWrite.Stream::close);
+  }
+
   /** Page by page across all the streams, none closed before the last: each holds a buffer. */
   private static void writeAcrossAllStreams(Store s, long[][] pageNos) {
     try (BulkWrite bulk = s.beginBulk()) {
