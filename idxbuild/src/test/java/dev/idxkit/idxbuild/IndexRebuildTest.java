@@ -374,7 +374,10 @@ class IndexRebuildTest {
     return rids;
   }
 
-  /** A rebuild of u_k alone: one scan worker (one sorted buffer), two key ranges for its merge. */
+  /**
+   * A rebuild of u_k alone: one scan worker (one sorted buffer), two threads for its merge, which
+   * take {@link SortGroup#RANGES_PER_THREAD} key ranges each.
+   */
   private static RebuildOptions uniqueKeyInTwoRanges(Path temp) {
     return RebuildOptions.defaults(SrtFile.ofDirectory(temp))
         .withThreads(1, 1, 2)
@@ -383,18 +386,19 @@ class IndexRebuildTest {
   }
 
   /**
-   * A range that finds a duplicate stops the other ranges at once (they check the cancel every
-   * 4,096 entries), and the rebuild reports the duplicate, not the cancellations it caused: here
-   * the second of two ranges meets the duplicate 500 entries in, while the first still has about
-   * 100,000 entries to merge and so is cancelled in the middle of them. What this asserts is the
-   * report, whichever range ends first; that the first range stops early is timing and is not
-   * asserted (reporting the ranges' failures in list order instead fails here, with the first
-   * range's cancellation, in every run tried).
+   * A range that finds a duplicate stops the other ranges at once (they check the cancel as they
+   * merge, and a queued range does not start), and the rebuild reports the duplicate, not the
+   * cancellations it caused: here the range that starts at the middle key meets the duplicate 500
+   * entries in, while the range beside it on the other thread is cancelled in the middle of its
+   * entries and the ranges after them never start. What this asserts is the report, whichever range
+   * ends first; that the others stop early is timing and is not asserted (reporting the ranges'
+   * failures in list order instead fails here, with an earlier range's cancellation, in every run
+   * tried with one range per thread).
    */
   @Test
   void aDuplicateInOneRangeIsReportedWhileTheOtherRangeIsCancelled() throws IOException {
     int n = 200_000;
-    int dup = n / 2 + 500; // in the second range: the bound is within a sample step of n / 2
+    int dup = n / 2 + 500; // a bound is within a sample step of n / 2
     Path temp = Files.createDirectories(tmp.resolve("sort"));
     try (Database db = newDatabase(tmp.resolve("db"))) {
       long[] rids = uniqueKeys(db, n);
@@ -406,7 +410,7 @@ class IndexRebuildTest {
   }
 
   /**
-   * A rebuild of u_k in two ranges with {@code o} stops on the duplicate key {@code k} and leaves
+   * A rebuild of u_k in key ranges with {@code o} stops on the duplicate key {@code k} and leaves
    * the entries, the index's status and the temp directory as they were; returns the exception.
    */
   private static DuplicateEntryException assertDuplicateOfUk(
@@ -427,19 +431,19 @@ class IndexRebuildTest {
   /**
    * Each key range checks the entries that meet inside it; the two that meet at a boundary (the
    * last of one range, the first of the next) are compared only when the ranges' segments are
-   * joined. Here the only two equal keys sit exactly on either side of the one boundary, so nothing
-   * but that comparison can find them.
+   * joined. Here the only two equal keys sit exactly on either side of the middle boundary, so
+   * nothing but that comparison can find them.
    *
    * <p>How the boundary is pinned: with one scan thread and ample memory the group reaches the
    * merge as one sorted buffer of distinct entries (equal keys still differ in their RIDs), every
-   * one of them a splitter sample of weight 1, so {@link Splitters} cuts two ranges at the entry at
-   * sorted position {@code n / 2}. Keys are {@code 0..n-1} except that row {@code n / 2} takes the
-   * key of row {@code n / 2 - 1}: the two equal entries sort to positions {@code n / 2 - 1} and
-   * {@code n / 2}, and the second is the boundary. The test asserts that premise (the same buffer
-   * given to the splitter, and a clean rebuild of the data before the duplicate split in two
-   * ranges), so a change of the splitter or of when a group is split fails here instead of letting
-   * the duplicate fall inside one range, where the in-range check would find it and this test would
-   * pass without testing the boundary.
+   * one of them a splitter sample of weight 1, so {@link Splitters} cuts ranges of {@code n / 8}
+   * entries (two threads, four ranges each), the middle boundary at sorted position {@code n / 2}.
+   * Keys are {@code 0..n-1} except that row {@code n / 2} takes the key of row {@code n / 2 - 1}:
+   * the two equal entries sort to positions {@code n / 2 - 1} and {@code n / 2}, and the second is
+   * the boundary. The test asserts that premise (the same buffer given to the splitter, and a clean
+   * rebuild of the data before the duplicate split in as many ranges), so a change of the splitter
+   * or of when a group is split fails here instead of letting the duplicate fall inside one range,
+   * where the in-range check would find it and this test would pass without testing the boundary.
    */
   @Test
   void duplicateKeysOnEitherSideOfARangeBoundaryStopTheRebuild() throws IOException {
@@ -451,10 +455,11 @@ class IndexRebuildTest {
       Table t = db.table("u");
       RebuildOptions o = uniqueKeyInTwoRanges(temp);
 
-      // Control: the rows before the duplicate, in the same sorted positions, build in two ranges.
+      // Control: the rows before the duplicate, in the same sorted positions, build in ranges.
+      int ranges = 2 * SortGroup.RANGES_PER_THREAD;
       IndexRebuild clean = new IndexRebuild(db, o, "test", RebuildListener.NONE);
       clean.minParallelEntries = 1;
-      assertThat(clean.run().indexes().get(0).ranges()).as("ranges of u_k").isEqualTo(2);
+      assertThat(clean.run().indexes().get(0).ranges()).as("ranges of u_k").isEqualTo(ranges);
 
       // Writes do not maintain an inactive index, so the heap may take the duplicate.
       setStatus(db, "u_k", IndexStatus.INACTIVE);
@@ -468,13 +473,15 @@ class IndexRebuildTest {
       scanned.sort();
       long firstRid = Math.min(rids[dup - 1], rids[dup]); // equal keys sort by RID
       long secondRid = Math.max(rids[dup - 1], rids[dup]);
-      assertThat(Splitters.split(List.of(), List.of(scanned), 2))
-          .as("the one boundary is the second of the two equal entries")
-          .containsExactly(scanEntry(ix, dup - 1, secondRid));
+      List<byte[]> bounds = Splitters.split(List.of(), List.of(scanned), ranges);
+      assertThat(bounds).hasSize(ranges - 1);
+      assertThat(bounds.get(ranges / 2 - 1))
+          .as("the middle boundary is the second of the two equal entries")
+          .isEqualTo(scanEntry(ix, dup - 1, secondRid));
 
       DuplicateEntryException e = assertDuplicateOfUk(db, o, temp, dup - 1);
-      assertThat(e.firstRid()).as("the last row of the first range").isEqualTo(firstRid);
-      assertThat(e.secondRid()).as("the first row of the second range").isEqualTo(secondRid);
+      assertThat(e.firstRid()).as("the last row of the range before").isEqualTo(firstRid);
+      assertThat(e.secondRid()).as("the first row of the range after").isEqualTo(secondRid);
     }
   }
 
