@@ -1,7 +1,7 @@
 import dev.idxkit.cli.*;
 import java.io.*;
 import java.nio.charset.StandardCharsets;
-/** LoopPk N [profFile]: N rounds of (pk t1, pk t2) rebuilds of /tmp/s13/sf1.db in one JVM; profiles t2 of rounds 3.. when a file is given. */
+/** LoopPkR N: N rounds of pk t1, then pk t2 with 1, 4 and 2 key ranges per thread (the system property idxkit.rpt, read per rebuild by the timing build of range-times.diff), rebuilds of /tmp/s13/sf1.db in one JVM. The tenth pass's pk/LoopPk.java (and the eighth's kernels/Loop6.java) with that loop; the profiler hooks are left in, unused. */
 public class LoopPkR {
   public static void main(String[] a) throws Exception {
     int n = Integer.parseInt(a[0]);
