@@ -1,7 +1,7 @@
 import dev.idxkit.cli.*;
 import java.io.*;
 import java.nio.charset.StandardCharsets;
-/** LoopPk N [profFile]: N rounds of (pk t1, pk t2) rebuilds of /tmp/s13/sf1.db in one JVM; profiles t2 of rounds 3.. when a file is given. */
+/** LoopPkRev N: N rounds of pk t2 with the key ranges submitted in key order, then in reverse (the system property idxkit.reverse, read per rebuild by the timing build of range-order.diff), rebuilds of /tmp/s13/sf1.db in one JVM. LoopPkR.java (as run, so kept apart) with that loop; the profiler hooks are left in, unused. */
 public class LoopPkRev {
   public static void main(String[] a) throws Exception {
     int n = Integer.parseInt(a[0]);
