@@ -50,10 +50,11 @@ import java.util.function.Function;
  * buffer into tree segments, and the segments of each index are joined into one tree (the unique
  * check also compares the entries that meet at each boundary).
  *
- * <p>More ranges than threads because equal entry counts do not take equal times (the page writer
- * and the JIT share the cores): one range per thread left one of two threads idle for 40-115 ms of
- * lineitem SF 1's 300-340 ms primary key merge; now a thread that ends early takes the next range.
- * The price: a partly filled leaf per boundary.
+ * <p>More ranges than threads because equal entry counts do not take equal times (one ran up to 1.6
+ * times as long as another, which one varying by round; the cause was not found): one range per
+ * thread left one of two threads idle for 36-134 ms of lineitem SF 1's 295-459 ms primary key
+ * merge; now a thread that ends early takes the next range. The price: a partly filled leaf per
+ * boundary.
  */
 final class SortGroup {
   private final RebuildPlan.Group plan;
