@@ -48,9 +48,10 @@ import java.util.Arrays;
  * layout for all the kept buffers of a group - the union of their varying positions (with the
  * positions where their constant bytes differ), their page span and their widest slots - and each
  * long is {@link Recode recoded} into it as the merge loads it (a buffer's order does not depend on
- * the layout). So the buffers merge as plain longs ({@link PackedMerge}), without unpacking an
- * entry to compare it. If the common layout passes 63 bits (see {@link PackedMerge}) they merge as
- * byte entries.
+ * the layout); a buffer that varies in other bytes than the common layout is rewritten into it
+ * first ({@link #recodeInto}), so the merge only moves RIDs. So the buffers merge as plain longs
+ * ({@link PackedMerge}), without unpacking an entry to compare it. If the common layout passes 63
+ * bits (see {@link PackedMerge}) they merge as byte entries.
  *
  * <p>Memory: the sort uses the buffer's pair region ({@code 16 n} bytes, two arrays of {@code n}
  * longs) and 8 × 256 ints of counters; the result stays there until {@link #compact} copies the
@@ -292,8 +293,8 @@ final class PackedEntries {
   /**
    * Rewrites longs of {@code from} into {@code to}, a layout {@link #common} made for {@code from}
    * among others: the same entry, so the order of a buffer's longs is kept. {@link PackedMerge}
-   * recodes each long as it loads it, so a buffer is never rewritten (and its own readers go on
-   * reading it with its own layout).
+   * recodes each long as it loads it when only the RID moves ({@link #sameBytes}); a buffer whose
+   * varying bytes differ is rewritten into the common layout first ({@link #recodeInto}).
    */
   static final class Recode {
     private final boolean sameBytes;
@@ -334,6 +335,11 @@ final class PackedEntries {
       }
     }
 
+    /** Whether only the RID moves: the two layouts vary in the same key bytes. */
+    boolean sameBytes() {
+      return sameBytes;
+    }
+
     long apply(long k) {
       if (sameBytes) {
         // The usual case (buffers of one group vary in the same bytes): only the RID moves.
@@ -354,6 +360,20 @@ final class PackedEntries {
 
   Layout layout() {
     return layout;
+  }
+
+  /**
+   * Rewrites every long into {@code to}, a layout {@link #common} made for this buffer among
+   * others, and reads the buffer with it from then on (the entries and their order are unchanged).
+   * Not while anything else reads the buffer.
+   */
+  void recodeInto(Layout to) {
+    Recode r = new Recode(layout, to);
+    for (int i = 0; i < n; i++) {
+      int at = longsAt + (i << 3);
+      LONG.set(longs, at, r.apply((long) LONG.get(longs, at)));
+    }
+    layout = to;
   }
 
   /** The {@code i}-th long in sorted order. */

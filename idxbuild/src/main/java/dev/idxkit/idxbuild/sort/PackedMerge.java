@@ -117,6 +117,10 @@ public final class PackedMerge implements EntrySource {
       this.layout = layout;
     }
 
+    PackedEntries.Layout layout() {
+      return layout;
+    }
+
     /** A merge of the entries in {@code [from, to)} (a null bound is open): a new reader. */
     public PackedMerge merge(byte[] from, byte[] to) {
       List<PackedEntries> parts = new java.util.ArrayList<>();
@@ -135,7 +139,8 @@ public final class PackedMerge implements EntrySource {
   /**
    * {@code buffers} as a {@link Group} when every one is packed and one layout fits them all
    * ({@link PackedEntries#common}); null otherwise, and they merge as byte entries. Call once the
-   * buffers are final (no more adds).
+   * buffers are final (no more adds) and before anything else reads them: a buffer that varies in
+   * other bytes than the common layout is rewritten into it.
    */
   public static Group unify(List<EntryBuffer> buffers) {
     List<PackedEntries> parts = new java.util.ArrayList<>();
@@ -147,7 +152,20 @@ public final class PackedMerge implements EntrySource {
       parts.add(p);
     }
     PackedEntries.Layout common = PackedEntries.common(parts);
-    return common == null ? null : new Group(buffers, common);
+    if (common == null) {
+      return null;
+    }
+    // A buffer that varies in other key bytes than the common layout (usually a scan thread's small
+    // last buffer, a few thousand entries) is rewritten into it here, once, and not recoded byte by
+    // byte as the merge loads it: the merge loop then only ever moves RIDs. Otherwise, met in a
+    // group merged after the loop was compiled, that path was a trap that sent the loop back to
+    // the interpreter and the compiler in the middle of a rebuild.
+    for (PackedEntries p : parts) {
+      if (!new PackedEntries.Recode(p.layout(), common).sameBytes()) {
+        p.recodeInto(common);
+      }
+    }
+    return new Group(buffers, common);
   }
 
   @Override

@@ -114,6 +114,11 @@ class PackedMergeTest {
       if (group == null) {
         continue;
       }
+      for (EntryBuffer b : buffers) {
+        assertThat(new PackedEntries.Recode(b.packed().layout(), group.layout()).sameBytes())
+            .as("each buffer varies in the common layout's bytes after unify; " + what)
+            .isTrue();
+      }
       assertSameEntries(drainCheckingShared(group.merge(null, null), what), expected, what);
       int lo = r.nextInt(expected.size());
       int hi = lo + r.nextInt(expected.size() - lo + 1);
