@@ -340,12 +340,19 @@ final class PackedEntries {
       return sameBytes;
     }
 
+    /**
+     * {@link #apply} when {@link #sameBytes}: the key bits shifted as they are, the RID moved to
+     * the target's first page and slot width. What the merge loop calls ({@link PackedMerge}).
+     */
+    long moveRid(long k) {
+      long r = k & ((1L << fromBits) - 1);
+      long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
+      return (k >>> fromBits) << toBits | rid;
+    }
+
     long apply(long k) {
       if (sameBytes) {
-        // The usual case (buffers of one group vary in the same bytes): only the RID moves.
-        long r = k & ((1L << fromBits) - 1);
-        long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
-        return (k >>> fromBits) << toBits | rid;
+        return moveRid(k);
       }
       long key = fromBits == 64 ? 0 : k >>> fromBits;
       long g = 0;

@@ -4,11 +4,13 @@ import java.util.List;
 
 /**
  * K-way merge of packed buffers in one {@link PackedEntries.Layout}: the {@link LoserTree} of Knuth
- * (vol. 3, 5.4.1) played on the buffers' longs, each {@link PackedEntries.Recode recoded} into the
- * common layout as it is loaded, whose unsigned order is then the entries' order, so a match is one
- * compare of two longs instead of two cached prefixes and, on a tie, the bytes. Only the winner is
- * unpacked, into this source's own array, which holds the layout's constant bytes from the start:
- * only a winner's varying bytes and RID are written (callers read the array, never write it).
+ * (vol. 3, 5.4.1) played on the buffers' longs, each moved into the common layout as it is loaded
+ * (its RID re-based, {@link PackedEntries.Recode#moveRid}; {@link #unify} has rewritten any buffer
+ * that varies in other key bytes), whose unsigned order is then the entries' order, so a match is
+ * one compare of two longs instead of two cached prefixes and, on a tie, the bytes. Only the winner
+ * is unpacked, into this source's own array, which holds the layout's constant bytes from the
+ * start: only a winner's varying bytes and RID are written (callers read the array, never write
+ * it).
  *
  * <p>Call order: as any {@link EntrySource}: {@link #next()} until false, then {@link #close()}
  * (nothing to release). Each part merges its index range {@code [from[i], to[i])}, so a group cut
@@ -76,6 +78,10 @@ public final class PackedMerge implements EntrySource {
       int i = live.get(j);
       this.parts[j] = parts.get(i);
       recode[j] = new PackedEntries.Recode(this.parts[j].layout(), layout);
+      if (!recode[j].sameBytes()) {
+        throw new IllegalArgumentException(
+            "part " + i + " varies in other key bytes than the layout: unify the buffers first");
+      }
       pos[j] = from[i];
       end[j] = to[i];
     }
@@ -157,9 +163,9 @@ public final class PackedMerge implements EntrySource {
     }
     // A buffer that varies in other key bytes than the common layout (usually a scan thread's small
     // last buffer, a few thousand entries) is rewritten into it here, once, and not recoded byte by
-    // byte as the merge loads it: the merge loop then only ever moves RIDs. Otherwise, met in a
-    // group merged after the loop was compiled, that path was a trap that sent the loop back to
-    // the interpreter and the compiler in the middle of a rebuild.
+    // byte as the merge loads it: the merge loop then only ever moves RIDs. When the loop recoded
+    // such a buffer, a group that met one after the loop was compiled hit a trap there that sent
+    // the loop back to the interpreter and the compiler in the middle of a rebuild.
     for (PackedEntries p : parts) {
       if (!new PackedEntries.Recode(p.layout(), common).sameBytes()) {
         p.recodeInto(common);
@@ -211,7 +217,7 @@ public final class PackedMerge implements EntrySource {
   private void load(int i) {
     int p = pos[i];
     int e = end[i];
-    long v = recode[i].apply(parts[i].packedAt(Math.min(p, e - 1))) ^ Long.MIN_VALUE;
+    long v = recode[i].moveRid(parts[i].packedAt(Math.min(p, e - 1))) ^ Long.MIN_VALUE;
     long live = (long) (p - e) >> 63; // all ones while p < e
     head[i] = (v & live) | (Long.MAX_VALUE & ~live);
   }

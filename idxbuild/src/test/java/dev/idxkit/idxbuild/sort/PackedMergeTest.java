@@ -3,6 +3,7 @@ package dev.idxkit.idxbuild.sort;
 import static dev.idxkit.idxbuild.sort.TestEntries.assertSameEntries;
 import static dev.idxkit.idxbuild.sort.TestEntries.drain;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.testing.Seeds;
@@ -135,6 +136,30 @@ class PackedMergeTest {
       }
       assertSameEntries(TestEntries.sorted(again), expected, "buffers after the merges; " + what);
     }
+  }
+
+  /**
+   * The merge only moves RIDs: a buffer that varies in other key bytes than the layout must have
+   * been rewritten by {@link PackedMerge#unify} first, and a merge made without that refuses it.
+   */
+  @Test
+  void aMergeRefusesABufferThatUnifyHasNotRewritten() {
+    SplittableRandom r = Seeds.random(seed);
+    List<byte[]> all = new ArrayList<>();
+    EntryBuffer low = buffer(r, 300, 10, 4, 0xFFL, 40, 1, all); // varies in the last key byte
+    EntryBuffer high = buffer(r, 300, 50_000, 4, 0xFF00L, 40, 1, all); // in the one before
+    List<PackedEntries> parts = List.of(low.packed(), high.packed());
+    PackedEntries.Layout common = PackedEntries.common(parts);
+    assertThat(common).as(repro).isNotNull();
+    int[] from = {0, 0};
+    int[] to = {low.size(), high.size()};
+    assertThatThrownBy(() -> new PackedMerge(parts, common, from, to))
+        .as(repro)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("unify the buffers first");
+    PackedMerge.Group group = PackedMerge.unify(List.of(low, high));
+    assertSameEntries(
+        drainCheckingShared(group.merge(null, null), repro), TestEntries.sorted(all), repro);
   }
 
   @Test
