@@ -313,9 +313,10 @@ public final class BulkWrite implements AutoCloseable {
         takeBuffer();
       }
       int at = buf.position();
-      // An empty buffer (a new stream's, and the next one after every full buffer) starts at this
-      // page: a select, not a branch, for the same reason as in the constructor (an empty buffer
-      // comes once in 128 pages, and none came while C2 profiled the first groups).
+      // An empty buffer (a new stream's, or the next one after a publish sent a partial one)
+      // starts at this page: a select, not a branch, for the same reason as in the constructor
+      // (none came while C2 profiled the first groups). After a full buffer, the submit below
+      // sets the start itself.
       long empty = (at - 1) >> 31; // all ones when at == 0
       bufStart = (pageNo & empty) | (bufStart & ~empty);
       // A page that does not follow the buffered ones, or one without room, sends them off.
