@@ -4,6 +4,7 @@ import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.DuplicateEntryException;
 import dev.idxkit.core.Rid;
 import dev.idxkit.core.spi.TreeBuilder;
+import java.util.Arrays;
 
 /** One index's builder and its unique-key check on adjacent entries. */
 final class IndexBuild {
@@ -43,13 +44,27 @@ final class IndexBuild {
     }
   }
 
-  /** {@code first} repeats the key of {@code last} (the ends of two ranges): as within a range. */
-  void duplicateOf(byte[] last, byte[] first) {
-    prevRid = Rid.read(last, last.length - Rid.BYTES);
-    duplicate(first, 0, first.length);
+  /**
+   * Fails when {@code first} repeats the key of {@code last}, the ends of two key ranges built
+   * apart, as {@link #add} fails within a range (the range builders never saw the pair).
+   */
+  static void checkRangeBoundary(IndexInfo index, byte[] last, byte[] first) {
+    int keyLen = last.length - Rid.BYTES;
+    if (index.unique()
+        && first.length - Rid.BYTES == keyLen
+        && Arrays.equals(last, 0, keyLen, first, 0, keyLen)) {
+      duplicate(index, first, 0, first.length, Rid.read(last, keyLen));
+    }
   }
 
   private void duplicate(byte[] a, int off, int len) {
+    duplicate(index, a, off, len, prevRid);
+  }
+
+  /**
+   * Throws for the entry at {@code a[off, off + len)}, whose key the entry of prevRid holds too.
+   */
+  private static void duplicate(IndexInfo index, byte[] a, int off, int len, long prevRid) {
     int keyLen = len - Rid.BYTES;
     Object[] key = index.encoder().decode(a, off, keyLen);
     for (Object v : key) {
@@ -58,10 +73,10 @@ final class IndexBuild {
       }
     }
     long rid = Rid.read(a, off + keyLen);
-    throw new DuplicateEntryException(index.name(), describe(key), prevRid, rid);
+    throw new DuplicateEntryException(index.name(), describe(index, key), prevRid, rid);
   }
 
-  private String describe(Object[] key) {
+  private static String describe(IndexInfo index, Object[] key) {
     StringBuilder b = new StringBuilder("(");
     for (int i = 0; i < key.length; i++) {
       String col = index.table().columns().get(index.columns()[i]).name();

@@ -3,7 +3,6 @@ package dev.idxkit.idxbuild;
 import dev.idxkit.core.Catalog;
 import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.IdxkitException;
-import dev.idxkit.core.Rid;
 import dev.idxkit.core.spi.BuildResult;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.KeyExtractor;
@@ -19,7 +18,6 @@ import dev.idxkit.idxbuild.sort.RunWriter;
 import dev.idxkit.idxbuild.sort.Splitters;
 import dev.idxkit.idxbuild.temp.TempSpace;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -364,10 +362,9 @@ final class SortGroup {
               segs.add(s);
             }
           }
-          if (ix.unique()) {
-            for (int i = 1; i < segs.size(); i++) {
-              checkBoundary(ix, segs.get(i - 1).lastEntry(), segs.get(i).firstEntry());
-            }
+          for (int i = 1; i < segs.size(); i++) {
+            IndexBuild.checkRangeBoundary(
+                ix, segs.get(i - 1).lastEntry(), segs.get(i).firstEntry());
           }
           out.add(
               new Built(
@@ -518,14 +515,6 @@ final class SortGroup {
     return segment
         ? TreeBuilder.forSegment(sink, bulk.pageSize(), ix.area(), options.leafFill(), ix.name())
         : new TreeBuilder(sink, bulk.pageSize(), ix.area(), options.leafFill(), ix.name());
-  }
-
-  /** Two ranges of a unique index meet on the same key: the same duplicate as within a range. */
-  private void checkBoundary(IndexInfo ix, byte[] last, byte[] first) {
-    int keyLen = last.length - Rid.BYTES;
-    if (first.length - Rid.BYTES == keyLen && Arrays.equals(last, 0, keyLen, first, 0, keyLen)) {
-      new IndexBuild(ix, null).duplicateOf(last, first);
-    }
   }
 
   private static RuntimeException rethrow(Throwable t) {
