@@ -101,12 +101,14 @@ final class IdxbuildOutput {
     for (RebuildReport.IndexResult i : r.indexes()) {
       out.printf(
           Locale.ROOT,
-          "  %-36s group %2d  %,14d entries  height %d  %,10d pages%n",
+          "  %-36s group %2d  %,14d entries  height %d  %,10d pages%s%n",
           i.name(),
           i.group(),
           i.entries(),
           i.height(),
-          i.pages());
+          i.pages(),
+          // How the merge threads shared one big group (see --merge-threads).
+          i.ranges() > 1 ? "  built in " + i.ranges() + " key ranges" : "");
     }
     if (rusage) {
       ResourceUsage u = r.usage();

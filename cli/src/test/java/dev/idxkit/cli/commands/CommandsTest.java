@@ -306,6 +306,51 @@ class CommandsTest {
   }
 
   @Test
+  void idxbuildSaysInHowManyKeyRangesOneBigIndexWasBuilt() throws IOException {
+    // One index over 120,000 rows: above the rebuilder's threshold for merging a group that holds
+    // most of the keys on several threads (100,000 entries).
+    Path ddl = tmp.resolve("big.sql");
+    Files.writeString(ddl, "CREATE TABLE big (id BIGINT NOT NULL, PRIMARY KEY (id));");
+    Path big = tmp.resolve("big.db");
+    assertThat(cli.run("create", big.toString(), "--ddl", ddl.toString()).exit()).isZero();
+    StringBuilder csv = new StringBuilder("id\n");
+    for (int i = 0; i < 120_000; i++) {
+      csv.append(i * 7L).append('\n');
+    }
+    Path rows = tmp.resolve("big.csv");
+    Files.writeString(rows, csv);
+    Result load =
+        cli.run("load", big.toString(), "--table", "big", "--csv", rows.toString(), "-T", tmp + "");
+    assertThat(load.exit()).as(load.toString()).isZero();
+
+    for (int threads : new int[] {2, 1}) {
+      Result r =
+          cli.run(
+              "idxbuild",
+              big.toString(),
+              "--threads",
+              "2",
+              "--merge-threads",
+              String.valueOf(threads),
+              "-T",
+              tmp.toString(),
+              "--progress",
+              "none");
+      assertThat(r.exit()).as(r.toString()).isZero();
+      String line =
+          r.outLines().stream()
+              .filter(l -> l.contains("120,000 entries"))
+              .findFirst()
+              .orElseThrow();
+      if (threads == 2) {
+        assertThat(line).as(r.toString()).endsWith("  built in 8 key ranges");
+      } else {
+        assertThat(line).as(r.toString()).doesNotContain("key ranges");
+      }
+    }
+  }
+
+  @Test
   void httpOptionStartsAProgressServerBesideLoadAndIdxbuildAndSaysWhere() throws IOException {
     Path rows = tmp.resolve("more.jsonl");
     Files.writeString(rows, "{\"id\": 1001, \"code\": 1}\n");
