@@ -374,7 +374,7 @@ public final class LoadBench {
     String text =
         String.format(
             Locale.ROOT,
-            "%d rounds: rows/s min %,.0f / median %,.0f / max %,.0f (max/min %.2f);"
+            "%d rounds: rows/s min %,.0f / median %,.0f / max %,.0f (max/min %.3f);"
                 + " CPU s of the load min %.2f / median %.2f / max %.2f, with the index build"
                 + " min %.2f / median %.2f / max %.2f",
             rate.length,
@@ -392,7 +392,7 @@ public final class LoadBench {
     s.note(text);
     s.goal(
         "back-to-back CSV loads within 15% of each other (max/min rows/s <= 1.15)",
-        String.format(Locale.ROOT, "%d rounds, max/min = %.2f", rate.length, max / min),
+        String.format(Locale.ROOT, "%d rounds, max/min = %.3f", rate.length, max / min),
         max / min <= 1.15);
   }
 
