@@ -1,0 +1,28 @@
+import dev.idxkit.cli.*;
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+/** LoopT T N PROF: N rebuilds of the primary key alone with T threads (--threads, --scan-threads, -mergethreads) in one JVM through the command line's Main.run, of -Ddb (default /tmp/s13/sf1.db) with --memory -Dmem (default 512m); rounds 2.. profiled with async-profiler (cpu, per thread) into PROF unless it is "-". The eleventh pass's pk/LoopPkR.java with one thread count per JVM. */
+public class LoopT {
+  public static void main(String[] a) throws Exception {
+    String t = a[0]; int n = Integer.parseInt(a[1]); String prof = a[2];
+    StringWriter sw = new StringWriter(); PrintWriter out = new PrintWriter(sw);
+    PrintWriter err = new PrintWriter(System.err, true);
+    InterruptGuard guard = InterruptGuard.detached(err);
+    try (Session s = new Session(guard, false, System.err, StandardCharsets.UTF_8, System::nanoTime, 5000)) {
+      for (int i = 0; i < n; i++) {
+        boolean p = i >= 2 && !prof.equals("-");
+        if (p) one.profiler.AsyncProfiler.getInstance("/tmp/apf/linux-x64/libasyncProfiler.so").execute((i == 2 ? "start" : "resume") + ",event=cpu,interval=1ms,threads");
+        String[] args = {"idxbuild", System.getProperty("db", "/tmp/s13/sf1.db"), "--index", "lineitem_pk", "--memory", System.getProperty("mem", "512m"), "--threads", t, "--scan-threads", t, "-mergethreads", t, "--srt", "/tmp/s13/sf05.srt", "--progress", "none"};
+        long t0 = System.nanoTime();
+        int rc = Main.run(s, out, err, args);
+        long t1 = System.nanoTime();
+        if (p) one.profiler.AsyncProfiler.getInstance().execute("stop");
+        StringBuilder ph = new StringBuilder();
+        for (String l : sw.toString().split("\n")) if (l.startsWith("  scan ") || l.startsWith("  build ")) ph.append(l.trim().replaceAll(" +", " ").replaceAll("^(\\S+ \\S+ s \\S+ s).*", "$1")).append(" | ");
+        sw.getBuffer().setLength(0);
+        System.out.printf("ROUND %d t%s rc %d %.3f s  %s%n", i, t, rc, (t1 - t0) / 1e9, ph);
+      }
+      if (!prof.equals("-")) one.profiler.AsyncProfiler.getInstance().execute("stop,collapsed,file=" + prof);
+    }
+  }
+}
