@@ -320,7 +320,15 @@ class CommandsTest {
     Path rows = tmp.resolve("big.csv");
     Files.writeString(rows, csv);
     Result load =
-        cli.run("load", big.toString(), "--table", "big", "--csv", rows.toString(), "-T", tmp + "");
+        cli.run(
+            "load",
+            big.toString(),
+            "--table",
+            "big",
+            "--csv",
+            rows.toString(),
+            "-T",
+            tmp.toString());
     assertThat(load.exit()).as(load.toString()).isZero();
 
     for (int threads : new int[] {2, 1}) {
