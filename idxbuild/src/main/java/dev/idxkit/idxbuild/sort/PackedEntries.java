@@ -293,8 +293,8 @@ final class PackedEntries {
   /**
    * Rewrites longs of {@code from} into {@code to}, a layout {@link #common} made for {@code from}
    * among others: the same entry, so the order of a buffer's longs is kept. {@link PackedMerge}
-   * recodes each long as it loads it when only the RID moves ({@link #sameBytes}); a buffer whose
-   * varying bytes differ is rewritten into the common layout first ({@link #recodeInto}).
+   * recodes each long as it loads it when only the RID moves ({@link #onlyRidMoves}); a buffer
+   * whose varying bytes differ is rewritten into the common layout first ({@link #recodeInto}).
    */
   static final class Recode {
     private final boolean sameBytes;
@@ -316,7 +316,7 @@ final class PackedEntries {
       this.pageDelta = from.firstPage() - to.firstPage();
       this.toBits = to.ridBits();
       this.toSlot = to.slotBits();
-      this.sameBytes = Arrays.equals(from.at(), to.at()) && fromBits < 64 && toBits < 64;
+      this.sameBytes = onlyRidMoves(from, to);
       int tv = to.at().length;
       this.shift = new int[tv];
       this.constant = new int[tv];
@@ -335,13 +335,16 @@ final class PackedEntries {
       }
     }
 
-    /** Whether only the RID moves: the two layouts vary in the same key bytes. */
-    boolean sameBytes() {
-      return sameBytes;
+    /**
+     * Whether a long of {@code from} goes into {@code to} by {@link #moveRid} alone: the two
+     * layouts vary in the same key bytes (and leave room to shift the RID).
+     */
+    static boolean onlyRidMoves(Layout from, Layout to) {
+      return Arrays.equals(from.at(), to.at()) && from.ridBits() < 64 && to.ridBits() < 64;
     }
 
     /**
-     * {@link #apply} when {@link #sameBytes}: the key bits shifted as they are, the RID moved to
+     * {@link #apply} when {@link #onlyRidMoves}: the key bits shifted as they are, the RID moved to
      * the target's first page and slot width. What the merge loop calls ({@link PackedMerge}).
      */
     long moveRid(long k) {

@@ -77,11 +77,11 @@ public final class PackedMerge implements EntrySource {
     for (int j = 0; j < k; j++) {
       int i = live.get(j);
       this.parts[j] = parts.get(i);
-      recode[j] = new PackedEntries.Recode(this.parts[j].layout(), layout);
-      if (!recode[j].sameBytes()) {
+      if (!PackedEntries.Recode.onlyRidMoves(this.parts[j].layout(), layout)) {
         throw new IllegalArgumentException(
             "part " + i + " varies in other key bytes than the layout: unify the buffers first");
       }
+      recode[j] = new PackedEntries.Recode(this.parts[j].layout(), layout);
       pos[j] = from[i];
       end[j] = to[i];
     }
@@ -167,7 +167,7 @@ public final class PackedMerge implements EntrySource {
     // such a buffer, a group that met one after the loop was compiled hit a trap there that sent
     // the loop back to the interpreter and the compiler in the middle of a rebuild.
     for (PackedEntries p : parts) {
-      if (!new PackedEntries.Recode(p.layout(), common).sameBytes()) {
+      if (!PackedEntries.Recode.onlyRidMoves(p.layout(), common)) {
         p.recodeInto(common);
       }
     }
