@@ -7,6 +7,7 @@ import dev.idxkit.core.spi.BuildResult;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.KeyExtractor;
 import dev.idxkit.core.spi.TreeBuilder;
+import dev.idxkit.core.spi.TreeSegment;
 import dev.idxkit.idxbuild.sort.EntryBuffer;
 import dev.idxkit.idxbuild.sort.EntrySource;
 import dev.idxkit.idxbuild.sort.LoserTree;
@@ -298,7 +299,7 @@ final class SortGroup {
               t.setDaemon(true);
               return t;
             });
-    List<Future<Map<Integer, TreeBuilder.Segment>>> futures = new ArrayList<>();
+    List<Future<Map<Integer, TreeSegment>>> futures = new ArrayList<>();
     // The first range to fail stops the others at once (they check the cancel as they merge), not
     // once the ranges before it in the list have run to their end; its failure is the one reported,
     // not the cancellations it caused.
@@ -319,7 +320,7 @@ final class SortGroup {
                             ix -> new IndexBuild(ix, treeBuilder(streams, bulk, ix, true)),
                             cancel,
                             built);
-                    Map<Integer, TreeBuilder.Segment> out = new HashMap<>();
+                    Map<Integer, TreeSegment> out = new HashMap<>();
                     b.forEach((id, ib) -> out.put(id, ib.builder.finishSegment()));
                     return out;
                   } catch (RuntimeException | Error e) {
@@ -332,8 +333,8 @@ final class SortGroup {
                   }
                 }));
       }
-      List<Map<Integer, TreeBuilder.Segment>> results = new ArrayList<>();
-      for (Future<Map<Integer, TreeBuilder.Segment>> f : futures) {
+      List<Map<Integer, TreeSegment>> results = new ArrayList<>();
+      for (Future<Map<Integer, TreeSegment>> f : futures) {
         try {
           results.add(f.get());
         } catch (ExecutionException e) {
@@ -355,9 +356,9 @@ final class SortGroup {
       try {
         List<Built> out = new ArrayList<>();
         for (IndexInfo ix : plan.indexes()) {
-          List<TreeBuilder.Segment> segs = new ArrayList<>();
-          for (Map<Integer, TreeBuilder.Segment> m : results) {
-            TreeBuilder.Segment s = m.get(ix.id());
+          List<TreeSegment> segs = new ArrayList<>();
+          for (Map<Integer, TreeSegment> m : results) {
+            TreeSegment s = m.get(ix.id());
             if (s != null && !s.isEmpty()) {
               segs.add(s);
             }
@@ -369,7 +370,7 @@ final class SortGroup {
           out.add(
               new Built(
                   ix,
-                  TreeBuilder.join(
+                  TreeSegment.join(
                       stream(streams, bulk, ix),
                       bulk.pageSize(),
                       ix.area(),

@@ -56,11 +56,11 @@ import net.openhft.chronicle.bytes.BytesStore;
  * <p>Parallel builds: a key range of one index can be built on its own thread by a builder made
  * with {@link #forSegment}. It writes its leaves but holds back its first and last leaf, whose
  * outer sibling links belong to the neighbouring ranges, and records its level-1 children instead
- * of building branches; {@link #finishSegment} returns them as a {@link Segment}. {@link #join}
- * then links the segments of consecutive ranges, computes the separators between them, writes the
- * held leaves, and builds the branch levels over all children. The tree holds the same entries as
- * one builder fed the whole input would build; each segment's last leaf may be partly filled, so it
- * can have up to one more leaf per boundary.
+ * of building branches; {@link #finishSegment} returns them as a {@link TreeSegment}. {@link
+ * TreeSegment#join} then links the segments of consecutive ranges, computes the separators between
+ * them, writes the held leaves, and builds the branch levels over all children. The tree holds the
+ * same entries as one builder fed the whole input would build; each segment's last leaf may be
+ * partly filled, so it can have up to one more leaf per boundary.
  */
 public final class TreeBuilder {
   private static final int MIN_BRANCH_FILL = 70;
@@ -137,7 +137,9 @@ public final class TreeBuilder {
     this(sink, pageSize, areaId, leafFillPercent, indexName, false, nodeFormat);
   }
 
-  /** A builder for one key range of an index, to be {@link #join}ed with its neighbours. */
+  /**
+   * A builder for one key range of an index, to be {@link TreeSegment#join}ed with its neighbours.
+   */
   public static TreeBuilder forSegment(
       PageSink sink, int pageSize, int areaId, int leafFillPercent, String indexName) {
     return new TreeBuilder(
@@ -441,114 +443,36 @@ public final class TreeBuilder {
   /** A level-1 child: a leaf and the separator before it (null for a segment's first leaf). */
   record Child(long page, byte[] separator) {}
 
-  /**
-   * One key range's leaves: all written except the first and the last, which are held (with their
-   * outer sibling links still zero) until {@link #join} knows the neighbours.
-   */
-  public static final class Segment {
-    private final List<Child> children;
-    private final Page first;
-    private final Page last;
-    private final long entries;
-    private final long pagesWritten;
-
-    Segment(List<Child> children, Page first, Page last, long entries, long pagesWritten) {
-      this.children = children;
-      this.first = first;
-      this.last = last;
-      this.entries = entries;
-      this.pagesWritten = pagesWritten;
-    }
-
-    public long entries() {
-      return entries;
-    }
-
-    public boolean isEmpty() {
-      return entries == 0;
-    }
-
-    /** The segment's first entry (its smallest). */
-    public byte[] firstEntry() {
-      return Keys.keyBytes(first, 0);
-    }
-
-    /** The segment's last entry (its largest). */
-    public byte[] lastEntry() {
-      return Keys.keyBytes(last, Node.count(last) - 1);
-    }
-  }
-
   /** Ends a segment builder: its leaves, with the first and last held back. */
-  public Segment finishSegment() {
+  public TreeSegment finishSegment() {
     checkNotFinished();
     if (!segment) {
       throw new IllegalStateException("only a forSegment() builder ends with finishSegment()");
     }
     finished = true;
     if (!leafOpen) {
-      return new Segment(List.of(), null, null, 0, 0);
+      return new TreeSegment(List.of(), null, null, 0, 0);
     }
     addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
     Page last = newPage(pageSize);
     leafPage(last, 0, leaf.size());
     Page first = heldFirst == null ? last : heldFirst;
-    return new Segment(List.copyOf(children), first, last, entries, pagesWritten);
+    return new TreeSegment(List.copyOf(children), first, last, entries, pagesWritten);
   }
 
   /**
-   * Joins the segments of consecutive key ranges (in key order; empty ones are skipped) into one
-   * tree: links neighbouring leaves, writes the held leaves, and builds the branch levels through
-   * {@code sink}. Same entries as one build of the whole input, up to one extra leaf per boundary.
+   * The branch levels over level-1 children {@code all} (leaves already written, {@code pages} of
+   * them and {@code entries} entries in all), for {@link TreeSegment#join}.
    */
-  public static BuildResult join(
+  static BuildResult branchesOver(
       PageSink sink,
       int pageSize,
       int areaId,
       int leafFillPercent,
       String indexName,
-      List<Segment> segments) {
-    long entries = 0;
-    long pages = 0;
-    List<Child> all = new ArrayList<>();
-    Page prevLast = null;
-    for (Segment seg : segments) {
-      if (seg.isEmpty()) {
-        continue;
-      }
-      entries += seg.entries;
-      pages += seg.pagesWritten;
-      Page first = seg.first;
-      byte[] sep = null;
-      if (prevLast != null) {
-        byte[] a = Keys.keyBytes(prevLast, Node.count(prevLast) - 1);
-        byte[] b = Keys.keyBytes(first, 0);
-        if (Arrays.compareUnsigned(a, b) >= 0) {
-          throw new IllegalArgumentException(
-              "index " + indexName + ": segments overlap or are out of order");
-        }
-        sep = Arrays.copyOf(b, Keys.separatorLength(a, 0, a.length, b, 0, b.length));
-        Node.setRightSibling(prevLast, first.pageNo());
-        Node.setLeftSibling(first, prevLast.pageNo());
-        sink.write(prevLast.pageNo(), prevLast);
-        pages++;
-      }
-      if (first != seg.last) {
-        sink.write(first.pageNo(), first);
-        pages++;
-      }
-      all.add(new Child(seg.children.get(0).page(), sep));
-      all.addAll(seg.children.subList(1, seg.children.size()));
-      prevLast = seg.last;
-    }
-    if (prevLast == null) {
-      return new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName).finish();
-    }
-    sink.write(prevLast.pageNo(), prevLast);
-    pages++;
-    if (all.size() == 1) {
-      return new BuildResult(all.get(0).page(), 1, pages, entries);
-    }
+      List<Child> all,
+      long pages,
+      long entries) {
     TreeBuilder upper = new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName);
     upper.finished = true;
     upper.pagesWritten = pages;

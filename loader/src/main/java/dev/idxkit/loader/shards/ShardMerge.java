@@ -22,6 +22,7 @@ import dev.idxkit.core.spi.PageRuns;
 import dev.idxkit.core.spi.TableState;
 import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.core.spi.TreeEntries;
+import dev.idxkit.core.spi.TreeSegment;
 import dev.idxkit.idxbuild.sort.LoserTree;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ import net.openhft.chronicle.bytes.BytesStore;
  *       shard's page offset, slot unchanged.
  *   <li><b>Primary key</b>: the shards' key ranges are disjoint and ordered, so their trees are
  *       stitched: each shard's entries (RIDs remapped) fill a segment of leaves ({@link
- *       TreeBuilder#forSegment}), then {@link TreeBuilder#join} links the leaf chains and builds
+ *       TreeBuilder#forSegment}), then {@link TreeSegment#join} links the leaf chains and builds
  *       the upper levels once over all of them.
  *   <li><b>Secondary indexes</b>: each is a {@link LoserTree} merge of the shards' trees, read in
  *       order, straight into a bottom-up {@link TreeBuilder}. Entries are {@code key || rid}; the
@@ -306,7 +307,7 @@ public final class ShardMerge {
     private BuildResult stitch(BulkWrite bulk, IndexInfo ix) {
       int pageSize = manifest.pageSize();
       try (BulkWrite.Stream sink = bulk.stream(ix.area())) {
-        List<TreeBuilder.Segment> segments = new ArrayList<>();
+        List<TreeSegment> segments = new ArrayList<>();
         for (int i = 0; i < shards.size(); i++) {
           TreeBuilder seg = TreeBuilder.forSegment(sink, pageSize, ix.area(), 100, ix.name());
           try (ShardEntries in = entries(i, ix)) {
@@ -316,7 +317,7 @@ public final class ShardMerge {
           }
           segments.add(seg.finishSegment());
         }
-        return TreeBuilder.join(sink, pageSize, ix.area(), 100, ix.name(), segments);
+        return TreeSegment.join(sink, pageSize, ix.area(), 100, ix.name(), segments);
       }
     }
 

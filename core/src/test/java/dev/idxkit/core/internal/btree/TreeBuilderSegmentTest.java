@@ -6,6 +6,7 @@ import dev.idxkit.core.TreeStats;
 import dev.idxkit.core.spi.BuildResult;
 import dev.idxkit.core.spi.Keys;
 import dev.idxkit.core.spi.TreeBuilder;
+import dev.idxkit.core.spi.TreeSegment;
 import dev.idxkit.core.testing.MemoryPageAccess;
 import dev.idxkit.core.testing.Seeds;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ class TreeBuilderSegmentTest {
       MemoryPageAccess joined = new MemoryPageAccess(PAGE);
       MemoryPageSink sink = new MemoryPageSink(joined);
       int parts = 1 + r.nextInt(8);
-      List<TreeBuilder.Segment> segments = new ArrayList<>();
+      List<TreeSegment> segments = new ArrayList<>();
       int from = 0;
       for (int p = 0; p < parts; p++) {
         // Random cut points, including empty and one-entry segments.
@@ -81,7 +82,7 @@ class TreeBuilderSegmentTest {
         last.add(in.get(i));
       }
       segments.add(last.finishSegment());
-      BuildResult result = TreeBuilder.join(sink, PAGE, 1, fill, "t", segments);
+      BuildResult result = TreeSegment.join(sink, PAGE, 1, fill, "t", segments);
       sink.assertAllWritten();
 
       String why = Seeds.reproduce(seed, getClass()) + " round " + round + " n=" + n;
