@@ -33,6 +33,26 @@ final class IndexBuild {
     checkUnique(a, off, len);
   }
 
+  /**
+   * Adds {@code count} entries after the first, {@code len} bytes each, one after another in {@code
+   * a}; {@code shared} as {@link TreeBuilder#addNextAll} takes it.
+   */
+  void addAll(byte[] a, int count, int len, int[] shared) {
+    builder.addNextAll(a, count, len, shared);
+    if (index.unique()) {
+      int keyLen = len - Rid.BYTES;
+      for (int j = 0; j < count; j++) {
+        if (shared[j] >= keyLen) {
+          if (j > 0) {
+            prevRid = Rid.read(a, (j - 1) * len + keyLen);
+          }
+          duplicate(a, j * len, len);
+        }
+      }
+      prevRid = Rid.read(a, (count - 1) * len + keyLen);
+    }
+  }
+
   private void checkUnique(byte[] a, int off, int len) {
     if (index.unique()) {
       // The builder compared the entry with the one before it to check their order.

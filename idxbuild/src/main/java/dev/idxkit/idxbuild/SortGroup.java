@@ -41,7 +41,11 @@ import java.util.function.Function;
  * tree over the remaining runs and the in-memory buffers, streamed straight into one bottom-up
  * {@link TreeBuilder} per index (entries arrive grouped by index id, in key order); the merged run
  * is never written. A unique index is checked on the way: two adjacent entries with the same key
- * part (and no NULL in it) stop the rebuild with both rows named.
+ * part (and no NULL in it) stop the rebuild with both rows named. When the group's buffers merge as
+ * packed longs and hold one index, the merge writes {@value #BATCH} entries at a time into one
+ * array, less their index id, and the tree builder takes each leaf's share of them in one copy
+ * ({@link TreeBuilder#addNextAll}): per entry, no call into the builder, no bookkeeping of where in
+ * its leaf the entry went.
  *
  * <p>A group holding most of the keys is built on several threads: sampled splitters cut its key
  * space into ranges of about equal size, {@value #RANGES_PER_THREAD} per thread, which the threads
@@ -409,6 +413,10 @@ final class SortGroup {
         // (the loop's end would be such a branch). Each batch is a call, so the loop compiles as a
         // method, early, not as a replacement on the stack.
         built.incrementAndGet();
+        if (merged instanceof PackedMerge packed && packed.fillsWithout(2)) {
+          fillAll(packed, left, current, cancel, built);
+          return builders;
+        }
         while (left > 0) {
           int batch = (int) Math.min(left, BATCH);
           current = addBatch(merged, batch, current, newBuild, builders);
@@ -429,6 +437,25 @@ final class SortGroup {
       built.addAndGet(n & 0xFFF);
     }
     return builders;
+  }
+
+  /**
+   * The {@code left} entries after the first of a packed merge of one index, a batch at a time:
+   * written into one array less their index id and given to the builder together.
+   */
+  private static void fillAll(
+      PackedMerge packed, long left, IndexBuild current, Cancel cancel, AtomicLong built) {
+    int len = packed.length() - 2;
+    byte[] batch = packed.fillArray(BATCH, 2);
+    int[] shared = new int[BATCH];
+    while (left > 0) {
+      int count = (int) Math.min(left, BATCH);
+      packed.fill(batch, 2, shared, count);
+      current.addAll(batch, count, len, shared);
+      left -= count;
+      built.addAndGet(count);
+      cancel.check();
+    }
   }
 
   /** The next {@code count} entries of {@code merged}, which has at least that many left. */

@@ -410,6 +410,40 @@ class IndexRebuildTest {
   }
 
   /**
+   * One merge builds a packed group of one index a batch of 256 entries at a time (after its first
+   * entry, {@link SortGroup}'s fillAll): a duplicate is found wherever it falls in a batch, and
+   * reported with the rows of both entries. Keys {@code 0..n-1}, row {@code dup} given key {@code
+   * dup - 1}: the second of the two equal entries is at sorted position {@code dup}, inside a batch
+   * (1000), the last of one (768 = 3 x 256) and the first of the next (769).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1000, 768, 769})
+  void aDuplicateAnywhereInABatchIsReportedWithBothRows(int dup) throws IOException {
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db = newDatabase(tmp.resolve("db"))) {
+      long[] rids = uniqueKeys(db, 5_000);
+      setStatus(db, "u_k", IndexStatus.INACTIVE);
+      db.table("u").update(rids[dup], (long) dup, dup - 1);
+      Map<String, List<byte[]>> before = entries(db);
+      RebuildOptions o =
+          RebuildOptions.defaults(SrtFile.ofDirectory(temp))
+              .withThreads(1, 1, 1)
+              .withMemory(64 << 20)
+              .withSelection(new Selection(Set.of(), Set.of(), Set.of("u_k"), false));
+      DuplicateEntryException e =
+          catchThrowableOfType(
+              new IndexRebuild(db, o, "test", RebuildListener.NONE)::run,
+              DuplicateEntryException.class);
+      assertThat(e).as("the rebuild stopped on a duplicate").isNotNull();
+      assertThat(e.key()).isEqualTo("(k=" + (dup - 1) + ")");
+      assertThat(e.firstRid()).isEqualTo(rids[dup - 1]);
+      assertThat(e.secondRid()).isEqualTo(rids[dup]);
+      assertSameEntries(entries(db), before);
+      assertThat(db.index("u_k").isActive()).isFalse();
+    }
+  }
+
+  /**
    * A rebuild of u_k in key ranges with {@code o} stops on the duplicate key {@code k} and leaves
    * the entries, the index's status and the temp directory as they were; returns the exception.
    */

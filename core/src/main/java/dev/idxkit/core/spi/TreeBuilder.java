@@ -17,9 +17,12 @@ import net.openhft.chronicle.bytes.BytesStore;
  *
  * <p>Call order: {@code new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName)},
  * {@link #add} for every entry in strictly increasing unsigned byte order, then {@link #finish}
- * once, which returns the root to publish. The builder is not responsible for where pages go, for
- * sealing them, for freeing an old tree or for publishing the root: that is the {@link PageSink}'s
- * and the rebuilder's work.
+ * once, which returns the root to publish. A caller that knows how many leading bytes each entry
+ * shares with the one before (a merge of packed entries) gives the entries after the first with
+ * {@link #addNext}, or a batch of entries of one length at a time with {@link #addNextAll}, which
+ * copies each leaf's share of the batch into it at once. The builder is not responsible for where
+ * pages go, for sealing them, for freeing an old tree or for publishing the root: that is the
+ * {@link PageSink}'s and the rebuilder's work.
  *
  * <p>Steps:
  *
@@ -212,6 +215,53 @@ public final class TreeBuilder {
     checkEntry(len);
     leaf.add(e, off, len, 0);
     addedAfter(len, shared);
+  }
+
+  /**
+   * {@link #addNext} for {@code count} entries of {@code len} bytes each, one after another in
+   * {@code b} from 0, entry {@code j} sharing exactly {@code shared[j]} leading bytes with the one
+   * before it. The same leaves as {@code count} calls of addNext, with the order checked the same
+   * way, but each leaf's entries copied in at once. {@link #lastRepeats} answers for the last.
+   */
+  public void addNextAll(byte[] b, int count, int len, int[] shared) {
+    if (leaf.size() == 0) {
+      throw new IllegalStateException("addNextAll before the first entry was added");
+    }
+    checkEntry(len);
+    int n = leaf.size();
+    byte[] prev = leaf.array();
+    int prevOff = leaf.offset(n - 1);
+    int prevLen = leaf.length(n - 1);
+    int from = 0; // entries [from, j) are in order and not yet in the leaf
+    for (int j = 0; j < count; j++) {
+      int eOff = j * len;
+      int m = shared[j];
+      if (m >= len || (m < prevLen && (prev[prevOff + m] & 0xFF) >= (b[eOff + m] & 0xFF))) {
+        leaf.addFixed(b, from * len, j - from, len);
+        int last = leaf.size() - 1;
+        throw disorder(leaf.offset(last), leaf.length(last), Keys.hex(b, eOff, len));
+      }
+      lastShared = prevLen == len ? m : -1;
+      n++;
+      int sh = Math.min(leafShared, m);
+      if (Node.bytesFor(format, true, n, leafKeyBytes + len, prefixFor(sh, n)) > leafLimit) {
+        leaf.addFixed(b, from * len, j + 1 - from, len);
+        from = j + 1;
+        System.arraycopy(b, eOff, scratchSep, 0, m + 1);
+        nextLeaf(m + 1);
+        n = 1;
+        leafKeyBytes = len;
+        leafShared = len;
+      } else {
+        leafKeyBytes += len;
+        leafShared = sh;
+      }
+      entries++;
+      prev = b;
+      prevOff = eOff;
+      prevLen = len;
+    }
+    leaf.addFixed(b, from * len, count - from, len);
   }
 
   /** Adds the entry at {@code src[off, off + len)}, copying it straight into the leaf's entries. */

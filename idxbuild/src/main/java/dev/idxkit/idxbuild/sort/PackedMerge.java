@@ -198,6 +198,51 @@ public final class PackedMerge implements EntrySource {
   }
 
   /**
+   * Whether {@link #fill} can leave out the first {@code skip} bytes of every entry: none of them
+   * varies (a group of one index: its id is the same in every entry).
+   */
+  public boolean fillsWithout(int skip) {
+    int[] at = layout.at();
+    return at.length == 0 || at[0] >= skip;
+  }
+
+  /**
+   * An array for {@link #fill} of {@code count} entries less their first {@code skip} bytes,
+   * holding the layout's constant bytes in each: fill then writes only what varies.
+   */
+  public byte[] fillArray(int count, int skip) {
+    int stride = layout.entryLength() - skip;
+    byte[] out = new byte[count * stride];
+    byte[] template = layout.template();
+    for (int j = 0; j < count; j++) {
+      System.arraycopy(template, skip, out, j * stride, template.length - skip);
+    }
+    return out;
+  }
+
+  /**
+   * The next {@code count} entries (at least that many are left, {@link #remaining}), each less its
+   * first {@code skip} bytes ({@link #fillsWithout}), one after another in {@code out} (made by
+   * {@link #fillArray}); {@code shared[j]} gets the bytes entry {@code j} shares with the one
+   * before it, less {@code skip}. What {@code count} calls of {@link #next} give, without a call,
+   * an end check and a copy per entry.
+   */
+  public void fill(byte[] out, int skip, int[] shared, int count) {
+    int stride = layout.entryLength() - skip;
+    for (int j = 0; j < count; j++) {
+      int w = tree[0];
+      pos[w]++;
+      load(w);
+      replay(w);
+      long k = head[tree[0]] ^ Long.MIN_VALUE;
+      shared[j] = sharedBytes(previous, k) - skip;
+      previous = k;
+      layout.unpackOver(k, out, j * stride - skip);
+    }
+    emitted += count;
+  }
+
+  /**
    * The length of the common prefix of the entries of longs {@code a} and {@code b}, from their
    * highest differing bit: in the key bits, the entry position of the varying byte holding it
    * (every byte before that position is constant or a more significant varying byte, equal in

@@ -84,6 +84,61 @@ class PackedMergeTest {
     return out;
   }
 
+  /**
+   * {@link PackedMerge#fill}, in batches of any size after a first {@code next()}, gives the
+   * entries (less their index id) and the shared byte counts that {@code next()} gives one at a
+   * time; it is offered only when no entry's index id differs from another's.
+   */
+  @Test
+  void fillGivesWhatNextGives() {
+    SplittableRandom r = Seeds.random(seed);
+    for (int round = 0; round < 40; round++) {
+      int keyBytes = 1 + r.nextInt(8);
+      int indexes = r.nextInt(4) == 0 ? 2 : 1;
+      List<byte[]> all = new ArrayList<>();
+      List<EntryBuffer> buffers = new ArrayList<>();
+      long page = r.nextInt(1 << 20);
+      long mask = (1L << (8 * (1 + r.nextInt(3)))) - 1;
+      for (int i = 0, k = 1 + r.nextInt(6); i < k; i++) {
+        buffers.add(buffer(r, 1 + r.nextInt(3000), page, keyBytes, mask, 60, indexes, all));
+        page += 10_000 + r.nextInt(100_000);
+      }
+      String what = "round " + round + "; " + repro;
+      PackedMerge.Group group = PackedMerge.unify(buffers);
+      if (group == null) {
+        continue;
+      }
+      List<byte[]> expected = drainCheckingShared(group.merge(null, null), what);
+      boolean oneIndex = expected.stream().allMatch(e -> e[1] == expected.get(0)[1]);
+      try (PackedMerge merge = group.merge(null, null)) {
+        assertThat(merge.next()).as(what).isTrue();
+        assertThat(merge.fillsWithout(2)).as(what).isEqualTo(oneIndex);
+        if (!oneIndex) {
+          continue;
+        }
+        int len = merge.length() - 2;
+        int max = 1 + r.nextInt(300);
+        byte[] out = merge.fillArray(max, 2);
+        int[] shared = new int[max];
+        int i = 1;
+        while (i < expected.size()) {
+          int count = Math.min(expected.size() - i, 1 + r.nextInt(max));
+          merge.fill(out, 2, shared, count);
+          for (int j = 0; j < count; j++, i++) {
+            byte[] want = expected.get(i);
+            assertThat(Arrays.copyOfRange(out, j * len, (j + 1) * len))
+                .as("entry %d, %s", i, what)
+                .isEqualTo(Arrays.copyOfRange(want, 2, want.length));
+            assertThat(shared[j])
+                .as("shared, entry %d, %s", i, what)
+                .isEqualTo(Arrays.mismatch(expected.get(i - 1), want) - 2);
+          }
+        }
+        assertThat(merge.remaining()).as(what).isZero();
+      }
+    }
+  }
+
   @Test
   void unifiedBuffersMergeAsTheModel() {
     SplittableRandom r = Seeds.random(seed);

@@ -75,6 +75,34 @@ public final class Cells {
     children[count - 1] = child;
   }
 
+  /**
+   * Adds {@code n} leaf entries of {@code len} bytes each, one after another at {@code src[off]}:
+   * as {@code n} calls of {@link #add(byte[], int, int, long)}, in one copy.
+   */
+  public void addFixed(byte[] src, int off, int n, int len) {
+    if (n <= 0) {
+      return;
+    }
+    if (count + n > offsets.length) {
+      int cap = Math.max(offsets.length * 2, count + n);
+      offsets = Arrays.copyOf(offsets, cap);
+      lengths = Arrays.copyOf(lengths, cap);
+      children = Arrays.copyOf(children, cap);
+    }
+    int bytesLen = n * len;
+    if (used + bytesLen > bytes.length) {
+      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + bytesLen));
+    }
+    System.arraycopy(src, off, bytes, used, bytesLen);
+    for (int j = 0; j < n; j++) {
+      offsets[count + j] = used + j * len;
+      lengths[count + j] = len;
+      children[count + j] = 0;
+    }
+    count += n;
+    used += bytesLen;
+  }
+
   /** Adds the leaf entry at {@code src[off, off + len)}. */
   public void add(BytesStore<?, ?> src, long off, int len) {
     int at = reserve(len);
