@@ -13,8 +13,10 @@ import java.util.List;
  * it).
  *
  * <p>Call order: as any {@link EntrySource}: {@link #next()} until false, then {@link #close()}
- * (nothing to release). Each part merges its index range {@code [from[i], to[i])}, so a group cut
- * into key ranges merges each range on its own thread over the same buffers.
+ * (nothing to release). After a first {@code next()}, {@link #fill} may take the entries a batch at
+ * a time instead, into one array, when the caller knows how many are left. Each part merges its
+ * index range {@code [from[i], to[i])}, so a group cut into key ranges merges each range on its own
+ * thread over the same buffers.
  *
  * <p>Steps: leaves {@code k..2k-1} are the parts (those with entries in their range), internal
  * nodes {@code 1..k-1} hold the loser of their match, node 0 the winner. The current long of each
