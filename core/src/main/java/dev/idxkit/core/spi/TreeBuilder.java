@@ -236,25 +236,17 @@ public final class TreeBuilder {
     for (int j = 0; j < count; j++) {
       int eOff = j * len;
       int m = shared[j];
-      if (m >= len || (m < prevLen && (prev[prevOff + m] & 0xFF) >= (b[eOff + m] & 0xFF))) {
+      if (!above(prev, prevOff, prevLen, b, eOff, len, m)) {
         leaf.addFixed(b, from * len, j - from, len);
         int last = leaf.size() - 1;
         throw disorder(leaf.offset(last), leaf.length(last), Keys.hex(b, eOff, len));
       }
       lastShared = prevLen == len ? m : -1;
-      n++;
-      int sh = Math.min(leafShared, m);
-      if (Node.bytesFor(format, true, n, leafKeyBytes + len, prefixFor(sh, n)) > leafLimit) {
+      if (!fitsLeaf(++n, len, m)) {
         leaf.addFixed(b, from * len, j + 1 - from, len);
         from = j + 1;
-        System.arraycopy(b, eOff, scratchSep, 0, m + 1);
-        nextLeaf(m + 1);
+        startNextLeaf(b, eOff, len, m);
         n = 1;
-        leafKeyBytes = len;
-        leafShared = len;
-      } else {
-        leafKeyBytes += len;
-        leafShared = sh;
       }
       entries++;
       prev = b;
@@ -303,26 +295,52 @@ public final class TreeBuilder {
     int eOff = leaf.offset(n - 1);
     int m = known >= 0 ? known : Keys.commonPrefix(b, lastOff, lastLen, b, eOff, len);
     lastShared = lastLen == len ? m : -1;
-    // At the first difference the new entry's byte must be higher; a known length that stopped
-    // short of it (equal bytes there) fails this too.
-    if (m == len || (m < lastLen && (b[lastOff + m] & 0xFF) >= (b[eOff + m] & 0xFF))) {
+    if (!above(b, lastOff, lastLen, b, eOff, len, m)) {
       String hex = Keys.hex(b, eOff, len);
       leaf.truncate(n - 1);
       throw disorder(lastOff, lastLen, hex);
     }
+    if (!fitsLeaf(n, len, m)) {
+      startNextLeaf(b, eOff, len, m);
+    }
+    entries++;
+  }
+
+  /**
+   * Whether entry {@code e[eOff, eOff + len)}, sharing {@code m} leading bytes with the entry
+   * {@code p[pOff, pOff + pLen)} before it, is above it: at the first difference its byte must be
+   * higher; a shared length that reaches the end of the entry (equal bytes there) fails.
+   */
+  private static boolean above(byte[] p, int pOff, int pLen, byte[] e, int eOff, int len, int m) {
+    return m < len && (m >= pLen || (p[pOff + m] & 0xFF) < (e[eOff + m] & 0xFF));
+  }
+
+  /**
+   * Counts an entry of {@code len} bytes, sharing {@code m} with the one before it, as the {@code
+   * n}th of the open leaf; false, counting nothing, when it would take the leaf past its limit (the
+   * caller then starts the next leaf with it, {@link #startNextLeaf}).
+   */
+  private boolean fitsLeaf(int n, int len, int m) {
     // The entries are in order: what the first and the new one share, they all share.
     int shared = Math.min(leafShared, m);
     if (Node.bytesFor(format, true, n, leafKeyBytes + len, prefixFor(shared, n)) > leafLimit) {
-      int sepLen = m + 1; // Keys.separatorLength, from the mismatch found above
-      System.arraycopy(b, eOff, scratchSep, 0, sepLen);
-      nextLeaf(sepLen);
-      leafKeyBytes = len;
-      leafShared = len;
-    } else {
-      leafKeyBytes += len;
-      leafShared = shared;
+      return false;
     }
-    entries++;
+    leafKeyBytes += len;
+    leafShared = shared;
+    return true;
+  }
+
+  /**
+   * Writes the open leaf without its last entry, {@code e[eOff, eOff + len)} (sharing {@code m}
+   * bytes with the one before it), which starts the next leaf.
+   */
+  private void startNextLeaf(byte[] e, int eOff, int len, int m) {
+    int sepLen = m + 1; // Keys.separatorLength, from the mismatch found above
+    System.arraycopy(e, eOff, scratchSep, 0, sepLen);
+    nextLeaf(sepLen);
+    leafKeyBytes = len;
+    leafShared = len;
   }
 
   /**
