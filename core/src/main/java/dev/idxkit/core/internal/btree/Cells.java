@@ -83,16 +83,8 @@ public final class Cells {
     if (n <= 0) {
       return;
     }
-    if (count + n > offsets.length) {
-      int cap = Math.max(offsets.length * 2, count + n);
-      offsets = Arrays.copyOf(offsets, cap);
-      lengths = Arrays.copyOf(lengths, cap);
-      children = Arrays.copyOf(children, cap);
-    }
     int bytesLen = n * len;
-    if (used + bytesLen > bytes.length) {
-      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + bytesLen));
-    }
+    ensureRoom(n, bytesLen);
     System.arraycopy(src, off, bytes, used, bytesLen);
     for (int j = 0; j < n; j++) {
       offsets[count + j] = used + j * len;
@@ -169,15 +161,7 @@ public final class Cells {
     int src = other.offsets[from];
     int len = other.offsets[to - 1] + other.lengths[to - 1] - src;
     int n = to - from;
-    if (count + n > offsets.length) {
-      int cap = Math.max(offsets.length * 2, count + n);
-      offsets = Arrays.copyOf(offsets, cap);
-      lengths = Arrays.copyOf(lengths, cap);
-      children = Arrays.copyOf(children, cap);
-    }
-    if (used + len > bytes.length) {
-      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + len));
-    }
+    ensureRoom(n, len);
     System.arraycopy(other.bytes, src, bytes, used, len);
     int shift = used - src;
     for (int j = 0; j < n; j++) {
@@ -218,16 +202,21 @@ public final class Cells {
     used = len;
   }
 
+  /** Room for {@code n} more keys of {@code bytesLen} bytes in all, growing by doubling. */
+  private void ensureRoom(int n, int bytesLen) {
+    if (count + n > offsets.length) {
+      int cap = Math.max(offsets.length * 2, count + n);
+      offsets = Arrays.copyOf(offsets, cap);
+      lengths = Arrays.copyOf(lengths, cap);
+      children = Arrays.copyOf(children, cap);
+    }
+    if (used + bytesLen > bytes.length) {
+      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + bytesLen));
+    }
+  }
+
   private int reserve(int len) {
-    if (count == offsets.length) {
-      int n = count * 2;
-      offsets = Arrays.copyOf(offsets, n);
-      lengths = Arrays.copyOf(lengths, n);
-      children = Arrays.copyOf(children, n);
-    }
-    if (used + len > bytes.length) {
-      bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, used + len));
-    }
+    ensureRoom(1, len);
     int at = used;
     offsets[count] = at;
     lengths[count] = len;
