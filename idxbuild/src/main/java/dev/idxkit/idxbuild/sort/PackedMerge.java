@@ -182,16 +182,21 @@ public final class PackedMerge implements EntrySource {
       emitted = total + 1; // past the end: no current entry
       return false;
     }
-    int w = tree[0];
-    pos[w]++;
-    load(w);
-    replay(w);
     emitted++;
-    long k = head[tree[0]] ^ Long.MIN_VALUE;
+    long k = advance();
     shared = sharedBytes(previous, k); // for the first entry, with 0: not reported
     previous = k;
     layout.unpackOver(k, entry, 0);
     return true;
+  }
+
+  /** Moves the winner's part to its next long, plays it, and returns the new winner's long. */
+  private long advance() {
+    int w = tree[0];
+    pos[w]++;
+    load(w);
+    replay(w);
+    return head[tree[0]] ^ Long.MIN_VALUE;
   }
 
   @Override
@@ -232,11 +237,7 @@ public final class PackedMerge implements EntrySource {
   public void fill(byte[] out, int skip, int[] shared, int count) {
     int stride = layout.entryLength() - skip;
     for (int j = 0; j < count; j++) {
-      int w = tree[0];
-      pos[w]++;
-      load(w);
-      replay(w);
-      long k = head[tree[0]] ^ Long.MIN_VALUE;
+      long k = advance();
       shared[j] = sharedBytes(previous, k) - skip;
       previous = k;
       layout.unpackOver(k, out, j * stride - skip);
