@@ -44,8 +44,7 @@ import java.util.function.Function;
  * part (and no NULL in it) stop the rebuild with both rows named. When the group's buffers merge as
  * packed longs and hold one index, the merge writes {@value #BATCH} entries at a time into one
  * array, less their index id, and the tree builder takes each leaf's share of them in one copy
- * ({@link TreeBuilder#addNextAll}): per entry, no call into the builder, no bookkeeping of where in
- * its leaf the entry went.
+ * ({@link TreeBuilder#addNextAll}): no call into the builder and no copy of its own per entry.
  *
  * <p>A group holding most of the keys is built on several threads: sampled splitters cut its key
  * space into ranges of about equal size, {@value #RANGES_PER_THREAD} per thread, which the threads
