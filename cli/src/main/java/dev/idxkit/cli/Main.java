@@ -179,10 +179,14 @@ public final class Main implements Callable<Integer> {
   }
 
   /**
-   * The one subcommand {@code args} starts with, or all of them when it starts with none (or with
-   * the completion script's, which lists them all).
+   * The one subcommand {@code args} starts with, none for a line that only asks for the version (no
+   * command's model is read for it), or all of them when it starts with none (or with the
+   * completion script's, which lists them all).
    */
   static List<Class<?>> named(String... args) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      return List.of();
+    }
     if (args.length > 0) {
       for (Class<?> c : SUBCOMMANDS) {
         Command a = c.getAnnotation(Command.class);

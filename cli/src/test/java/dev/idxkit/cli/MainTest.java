@@ -97,13 +97,18 @@ class MainTest {
     assertThat(Main.named("inf", "db")).isEqualTo(Main.SUBCOMMANDS);
     assertThat(Main.named()).isEqualTo(Main.SUBCOMMANDS);
     assertThat(Main.named("generate-completion")).isEqualTo(Main.SUBCOMMANDS);
+    assertThat(Main.named("--version")).isEmpty();
+    assertThat(Main.named("-V")).isEmpty();
+    assertThat(Main.named("--version", "info")).isEqualTo(Main.SUBCOMMANDS);
     for (String[] line :
         List.of(
             new String[] {"info", "--help"},
             new String[] {"idxbuild", "--help"},
             new String[] {"check", "db", "--tabel", "x"},
             new String[] {"scan"},
-            new String[] {"bench", "--help"})) {
+            new String[] {"bench", "--help"},
+            new String[] {"--version"},
+            new String[] {"-V"})) {
       Result pruned = cli.run(line);
       StringWriter out = new StringWriter();
       StringWriter err = new StringWriter();
