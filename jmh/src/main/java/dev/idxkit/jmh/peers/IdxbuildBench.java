@@ -34,14 +34,14 @@ import java.util.Set;
  * <p>Steps: (1) lineitem from the generator into a new idxkit database with its indexes inactive
  * (the loader's {@code --index-build none}); (2) the table exported once as CSV ({@link Lineitem});
  * (3) each idxkit configuration rebuilds the six indexes ({@code --repeat} rounds over all
- * configurations after {@code --warmup} unmeasured rebuilds, the median kept), then the primary key
- * alone; every run's report must show one entry per row in every index; (4) each SQL peer loads the
- * CSV into a keyless table, is reopened, and builds the six indexes ({@link SqlPeer#loadAndIndex}),
- * with the cache budget {@code --peer-memory} and {@code --peer-threads} sorter threads; (5) {@link
- * CrossCheck}: sampled rows looked up through every index of every store must agree, and (with
- * {@code --check}) idxkit's {@code check} of lineitem must be clean; with {@code --pairs N},
- * between the two, N pairs of PostgreSQL's six builds and the command line in turn ({@link
- * IdxbuildPairs}); (6) ratios, goals, CSV/JSON/PNG.
+ * configurations after {@code --warmup} unmeasured rebuilds of each, the median kept), then the
+ * primary key alone; every run's report must show one entry per row in every index; (4) each SQL
+ * peer loads the CSV into a keyless table, is reopened, and builds the six indexes ({@link
+ * SqlPeer#loadAndIndex}), with the cache budget {@code --peer-memory} and {@code --peer-threads}
+ * sorter threads; (5) {@link CrossCheck}: sampled rows looked up through every index of every store
+ * must agree, and (with {@code --check}) idxkit's {@code check} of lineitem must be clean; with
+ * {@code --pairs N}, between the two, N pairs of PostgreSQL's six builds and the command line in
+ * turn ({@link IdxbuildPairs}); (6) ratios, goals, CSV/JSON/PNG.
  *
  * <p>Memory: the sort budget lives on the Java heap (run with {@code -Xmx} at least the largest
  * {@code --memory} plus 1 GiB: {@code -Xmx4g} for the defaults); the peers' caches are native
@@ -266,14 +266,12 @@ public final class IdxbuildBench {
                 + ", -SG default");
 
         List<Run> runs = runs(c);
-        for (int w = 0; w < c.warmup(); w++) {
-          // Unmeasured: the first rebuild of a JVM runs the sort, merge and build code
-          // interpreted; the figures are about the compiled code.
-          RebuildReport rep = IdxkitRebuilds.rebuild(db, runs.get(0), srt, rows, c);
+        for (Run r : warmUps(runs, c.warmup())) {
+          RebuildReport rep = IdxkitRebuilds.rebuild(db, r, srt, rows, c);
           out.printf(
               Locale.ROOT,
               "  warm-up rebuild (%s): %.2f s, not counted%n",
-              runs.get(0).label(),
+              r.label(),
               rep.totalNanos() / 1e9);
         }
         Map<Run, List<RebuildReport>> reports = new LinkedHashMap<>();
@@ -482,6 +480,22 @@ public final class IdxbuildBench {
         bytes / 1e6,
         f.writeSeconds(),
         f.total());
+  }
+
+  /**
+   * The unmeasured rebuilds before the rounds: {@code warmup} of every configuration. Why each and
+   * not only the first: the first rebuild of a JVM runs the sort, merge and build code interpreted,
+   * and the figures are about the compiled code; but the configurations do not all run the same
+   * code (a big index on several threads is merged in key ranges on their own threads, an external
+   * sort reads runs back), so a warm-up of the first configuration alone left another's first
+   * measured round cold, and a median of three rounds with one cold is the slower warm one.
+   */
+  static List<Run> warmUps(List<Run> runs, int warmup) {
+    List<Run> w = new ArrayList<>();
+    for (int i = 0; i < warmup; i++) {
+      w.addAll(runs);
+    }
+    return w;
   }
 
   static List<Run> runs(Config c) {

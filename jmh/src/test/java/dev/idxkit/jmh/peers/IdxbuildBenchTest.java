@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,5 +81,20 @@ class IdxbuildBenchTest {
           .as("only the reusable CSV stays in --work")
           .containsExactlyInAnyOrder("lineitem-sf0.001.csv", "lineitem-sf0.001.csv.rows");
     }
+  }
+
+  @Test
+  void warmsUpEveryConfigurationItMeasures() {
+    IdxbuildBench.Config c =
+        IdxbuildBench.Config.parse("--threads", "1,2", "--memory", "2g,64m", "--pk-alone", "true");
+    List<IdxbuildBench.Run> runs = IdxbuildBench.runs(c);
+    assertThat(runs)
+        .extracting(IdxbuildBench.Run::label)
+        .containsExactly(
+            "six t1 2g", "six t2 2g", "six t1 64m", "six t2 64m", "pk t1 2047m", "pk t2 2047m");
+    assertThat(IdxbuildBench.warmUps(runs, 0)).isEmpty();
+    assertThat(IdxbuildBench.warmUps(runs, 1)).containsExactlyElementsOf(runs);
+    assertThat(IdxbuildBench.warmUps(runs, 2))
+        .containsExactlyElementsOf(Stream.concat(runs.stream(), runs.stream()).toList());
   }
 }
