@@ -73,9 +73,12 @@ final class SortGroup {
   final AtomicLong spilledEntries = new AtomicLong();
   final AtomicLong runsWritten = new AtomicLong();
   final AtomicLong spilledBytes = new AtomicLong();
-  // Entries per call of the merge loop when the merge's length is known: a call is a few hundred
-  // nanoseconds, and small batches get the loop compiled after a few thousand entries.
-  private static final int BATCH = 256;
+  // Entries per call of the merge loop when the merge's length is known. Small enough that the JIT
+  // compiles each batch loop (fill, addNextAll, addAll) whole once it has been called 600 times,
+  // before the loop has run the 40,000 iterations that would compile it on the stack first: with
+  // 256, C2 compiled each of them twice, late in a cold command's build (cold SF 0.5 six-index
+  // rebuild: build 1.20 s against 1.36 s; warm builds no slower).
+  private static final int BATCH = 64;
   // Key ranges per range thread (see the class comment).
   static final int RANGES_PER_THREAD = 4;
   private static final AtomicInteger RANGE_THREADS = new AtomicInteger();

@@ -410,11 +410,11 @@ class IndexRebuildTest {
   }
 
   /**
-   * One merge builds a packed group of one index a batch of 256 entries at a time (after its first
+   * One merge builds a packed group of one index a batch of 64 entries at a time (after its first
    * entry, {@link SortGroup}'s fillAll): a duplicate is found wherever it falls in a batch, and
    * reported with the rows of both entries. Keys {@code 0..n-1}, row {@code dup} given key {@code
    * dup - 1}: the second of the two equal entries is at sorted position {@code dup}, inside a batch
-   * (1000), the last of one (768 = 3 x 256) and the first of the next (769).
+   * (1000), the last of one (768 = 12 x 64) and the first of the next (769).
    */
   @ParameterizedTest
   @ValueSource(ints = {1000, 768, 769})
