@@ -215,6 +215,12 @@ class IndexRebuildTest {
           .as("every key scanned reached a tree")
           .isEqualTo(report.indexes().stream().mapToLong(RebuildReport.IndexResult::entries).sum())
           .isEqualTo(after.values().stream().mapToLong(List::size).sum());
+      assertThat(report.phases())
+          .filteredOn(ph -> ph.name().equals("build"))
+          .singleElement()
+          .extracting(RebuildReport.Phase::units)
+          .as("the build's progress counted every entry once")
+          .isEqualTo(report.keys());
       if (memory < (1 << 20)) {
         assertThat(report.runs()).as("tiny memory spills runs").isGreaterThan(fanIn);
         assertThat(report.mergePasses()).as("more runs than fan-in").isGreaterThan(0);
@@ -266,10 +272,66 @@ class IndexRebuildTest {
         rebuild.minParallelEntries = 1000;
         RebuildReport report = rebuild.run();
         assertThat(report.indexes().get(0).ranges()).as(index).isGreaterThan(1);
+        assertThat(report.phases())
+            .filteredOn(ph -> ph.name().equals("build"))
+            .singleElement()
+            .extracting(RebuildReport.Phase::units)
+            .as("the key ranges' progress counted every entry once")
+            .isEqualTo(report.keys());
       }
       assertSameEntries(entries(db), before);
       assertThat(db.check().problems()).as(Seeds.reproduce(seed, getClass())).isEmpty();
       assertNoTempFiles(temp);
+    }
+  }
+
+  /**
+   * Ten indexes in eight sort groups: some group merges several indexes' entries, a batch at a time
+   * through the builders (not the one-index fill); the trees and the build's progress count are
+   * still exact.
+   */
+  @Test
+  void aGroupOfSeveralIndexesIsBuiltInBatches() throws IOException {
+    long seed = Seeds.seed();
+    SplittableRandom r = Seeds.random(seed);
+    Path temp = Files.createDirectories(tmp.resolve("sort"));
+    try (Database db = newDatabase(tmp.resolve("db"))) {
+      StringBuilder ddl = new StringBuilder("CREATE TABLE many (id BIGINT PRIMARY KEY");
+      for (char c = 'a'; c <= 'i'; c++) {
+        ddl.append(", ").append(c).append(" INT");
+      }
+      ddl.append(");");
+      for (char c = 'a'; c <= 'i'; c++) {
+        ddl.append("CREATE INDEX many_").append(c).append(" ON many (").append(c).append(");");
+      }
+      db.execute(ddl.toString());
+      try (Transaction tx = db.begin()) {
+        for (int i = 0; i < 9_000; i++) {
+          Object[] row = new Object[10];
+          row[0] = (long) i * 7919 % 1_000_003;
+          for (int c = 1; c < 10; c++) {
+            row[c] = r.nextInt(1 << (2 * c));
+          }
+          tx.insert(db.table("many"), row);
+        }
+        tx.commit();
+      }
+      Map<String, List<byte[]>> before = entries(db);
+      IndexRebuild rebuild =
+          new IndexRebuild(db, options(temp, 2, 256 << 20, 32), "test", RebuildListener.NONE);
+      assertThat(rebuild.plan().groups())
+          .as("some group holds several indexes")
+          .anyMatch(g -> g.indexes().size() > 1);
+      RebuildReport report = rebuild.run();
+      assertSameEntries(entries(db), before);
+      assertThat(db.check().problems()).as(Seeds.reproduce(seed, getClass())).isEmpty();
+      assertThat(report.keys()).isEqualTo(10L * 9_000);
+      assertThat(report.phases())
+          .filteredOn(ph -> ph.name().equals("build"))
+          .singleElement()
+          .extracting(RebuildReport.Phase::units)
+          .as("the build's progress counted every entry once")
+          .isEqualTo(report.keys());
     }
   }
 
