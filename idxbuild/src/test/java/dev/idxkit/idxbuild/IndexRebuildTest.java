@@ -179,6 +179,16 @@ class IndexRebuildTest {
         .withMerge(8, 8, fanIn, 8);
   }
 
+  /** The build phase's progress count (what a progress bar shows) reached every key once. */
+  private static void assertBuildCountedEveryKey(RebuildReport report) {
+    assertThat(report.phases())
+        .filteredOn(ph -> ph.name().equals("build"))
+        .singleElement()
+        .extracting(RebuildReport.Phase::units)
+        .as("the build's progress counted every entry once")
+        .isEqualTo(report.keys());
+  }
+
   private static void assertNoTempFiles(Path... dirs) throws IOException {
     for (Path d : dirs) {
       try (var s = Files.list(d)) {
@@ -215,12 +225,7 @@ class IndexRebuildTest {
           .as("every key scanned reached a tree")
           .isEqualTo(report.indexes().stream().mapToLong(RebuildReport.IndexResult::entries).sum())
           .isEqualTo(after.values().stream().mapToLong(List::size).sum());
-      assertThat(report.phases())
-          .filteredOn(ph -> ph.name().equals("build"))
-          .singleElement()
-          .extracting(RebuildReport.Phase::units)
-          .as("the build's progress counted every entry once")
-          .isEqualTo(report.keys());
+      assertBuildCountedEveryKey(report);
       if (memory < (1 << 20)) {
         assertThat(report.runs()).as("tiny memory spills runs").isGreaterThan(fanIn);
         assertThat(report.mergePasses()).as("more runs than fan-in").isGreaterThan(0);
@@ -272,12 +277,7 @@ class IndexRebuildTest {
         rebuild.minParallelEntries = 1000;
         RebuildReport report = rebuild.run();
         assertThat(report.indexes().get(0).ranges()).as(index).isGreaterThan(1);
-        assertThat(report.phases())
-            .filteredOn(ph -> ph.name().equals("build"))
-            .singleElement()
-            .extracting(RebuildReport.Phase::units)
-            .as("the key ranges' progress counted every entry once")
-            .isEqualTo(report.keys());
+        assertBuildCountedEveryKey(report);
       }
       assertSameEntries(entries(db), before);
       assertThat(db.check().problems()).as(Seeds.reproduce(seed, getClass())).isEmpty();
@@ -326,12 +326,7 @@ class IndexRebuildTest {
       assertSameEntries(entries(db), before);
       assertThat(db.check().problems()).as(Seeds.reproduce(seed, getClass())).isEmpty();
       assertThat(report.keys()).isEqualTo(10L * 9_000);
-      assertThat(report.phases())
-          .filteredOn(ph -> ph.name().equals("build"))
-          .singleElement()
-          .extracting(RebuildReport.Phase::units)
-          .as("the build's progress counted every entry once")
-          .isEqualTo(report.keys());
+      assertBuildCountedEveryKey(report);
     }
   }
 
