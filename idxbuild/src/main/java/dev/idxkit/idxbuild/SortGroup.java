@@ -80,8 +80,7 @@ final class SortGroup {
   // (cold SF 0.5 six-index rebuild, build phase 0.88x per pair; warm builds no slower).
   private static final int BATCH = 64;
   // Entries between two reports to the rebuild's shared progress count (an atomic add that the
-  // build threads would otherwise contend for after every batch) and two checks for a cancel; a
-  // power of two, for the per-entry loop's mask.
+  // build threads would otherwise contend for after every batch) and two checks for a cancel.
   private static final int PROGRESS_STEP = 4096;
   // Key ranges per range thread (see the class comment).
   static final int RANGES_PER_THREAD = 4;
@@ -413,67 +412,67 @@ final class SortGroup {
       // index, a builder's first leaf) would send every later group's first entry back to the
       // interpreter and the loop to the compiler again.
       IndexBuild current = start(merged, newBuild, builders);
+      long unreported = 1; // the first entry
+      // With a known length, batches of next() calls that never return false, for the same reason
+      // (the loop's end would be such a branch); each batch is a call, so the loop compiles as a
+      // method, early, not as a replacement on the stack. Without one, entry by entry.
       long left = merged.remaining();
-      if (left >= 0) {
-        // A known length: batches of next() calls that never return false, for the same reason
-        // (the loop's end would be such a branch). Each batch is a call, so the loop compiles as a
-        // method, early, not as a replacement on the stack.
-        built.incrementAndGet();
-        if (merged instanceof PackedMerge packed && packed.fillsWithout(2)) {
-          fillAll(packed, left, current, cancel, built);
-          return builders;
+      if (left < 0) {
+        while (merged.next()) {
+          current = addCurrent(merged, current, newBuild, builders);
+          unreported = report(unreported + 1, built, cancel);
         }
-        long unreported = 0;
+      } else if (merged instanceof PackedMerge packed && packed.fillsWithout(2)) {
+        unreported = fillAll(packed, left, current, unreported, cancel, built);
+      } else {
         while (left > 0) {
           int batch = (int) Math.min(left, BATCH);
           current = addBatch(merged, batch, current, newBuild, builders);
           left -= batch;
-          unreported += batch;
-          if (unreported >= PROGRESS_STEP) {
-            built.addAndGet(unreported);
-            unreported = 0;
-            cancel.check();
-          }
-        }
-        built.addAndGet(unreported);
-        return builders;
-      }
-      long n = 1;
-      while (merged.next()) {
-        current = addCurrent(merged, current, newBuild, builders);
-        if ((++n & (PROGRESS_STEP - 1)) == 0) {
-          built.addAndGet(PROGRESS_STEP);
-          cancel.check();
+          unreported = report(unreported + batch, built, cancel);
         }
       }
-      built.addAndGet(n & (PROGRESS_STEP - 1));
+      built.addAndGet(unreported);
     }
     return builders;
   }
 
   /**
-   * The {@code left} entries after the first of a packed merge of one index, a batch at a time:
-   * written into one array less their index id and given to the builder together.
+   * Entries built but not yet in the rebuild's shared count: added to it, with a check for a
+   * cancel, once there are {@link #PROGRESS_STEP}; returns what is still unreported.
    */
-  private static void fillAll(
-      PackedMerge packed, long left, IndexBuild current, Cancel cancel, AtomicLong built) {
+  private static long report(long unreported, AtomicLong built, Cancel cancel) {
+    if (unreported < PROGRESS_STEP) {
+      return unreported;
+    }
+    built.addAndGet(unreported);
+    cancel.check();
+    return 0;
+  }
+
+  /**
+   * The {@code left} entries after the first of a packed merge of one index, a batch at a time:
+   * written into one array less their index id and given to the builder together. Returns the
+   * entries not yet reported to {@code built}, starting from {@code unreported}.
+   */
+  private static long fillAll(
+      PackedMerge packed,
+      long left,
+      IndexBuild current,
+      long unreported,
+      Cancel cancel,
+      AtomicLong built) {
     int len = packed.length() - 2;
     byte[] batch = packed.fillArray(BATCH, 2);
     int[] shared = new int[BATCH];
-    long unreported = 0;
     while (left > 0) {
       int count = (int) Math.min(left, BATCH);
       packed.fill(batch, 2, shared, count);
       current.addAll(batch, count, len, shared);
       left -= count;
-      unreported += count;
-      if (unreported >= PROGRESS_STEP) {
-        built.addAndGet(unreported);
-        unreported = 0;
-        cancel.check();
-      }
+      unreported = report(unreported + count, built, cancel);
     }
-    built.addAndGet(unreported);
+    return unreported;
   }
 
   /** The next {@code count} entries of {@code merged}, which has at least that many left. */
