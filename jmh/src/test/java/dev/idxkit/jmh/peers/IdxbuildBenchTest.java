@@ -32,7 +32,7 @@ class IdxbuildBenchTest {
             "--memory",
             "64m,1m",
             "--warmup",
-            "0",
+            "1",
             "--tb",
             "8",
             "--tm",
@@ -52,6 +52,7 @@ class IdxbuildBenchTest {
     String text = printed.toString(StandardCharsets.UTF_8);
 
     for (String cfg : new String[] {"six t1 64m", "six t2 64m", "six t1 1m", "six t2 1m"}) {
+      assertThat(text).as("warmed up first").contains("  warm-up rebuild (" + cfg + "): ");
       assertThat(s.value("idxkit", cfg, "total")).as(cfg).isPositive();
       assertThat(s.value("idxkit", cfg, "scan")).as(cfg).isPositive();
     }
@@ -59,6 +60,7 @@ class IdxbuildBenchTest {
     assertThat(s.value("idxkit", "six t1 1m", "runs")).as("external sort").isPositive();
     assertThat(s.value("idxkit", "six t1 1m", "temp")).isPositive();
     assertThat(s.value("idxkit", "pk t2 64m", "total")).isPositive();
+    assertThat(text).contains("  warm-up rebuild (pk t1 64m): ", "  warm-up rebuild (pk t2 64m): ");
     for (String p : new String[] {"sqlite", "h2", "duckdb"}) {
       assertThat(s.value(p, "six 64m", "total")).as(p).isPositive();
       assertThat(s.value(p, "six 64m", "index lineitem_pk")).as(p).isPositive();
