@@ -58,28 +58,38 @@ class SplittersTest {
     }
     List<byte[]> model = TestEntries.sorted(all);
     // the precision the sparse index allows: half a block per source, one sample, both ends
-    long halfBlocks = 0;
-    long maxSample = 0;
+    long runBlocks = 0;
+    long maxBlock = 0;
     for (Run r : runs) {
-      long maxBlock = 0;
+      long runMax = 0;
       for (int b = 0; b < r.blocks(); b++) {
-        maxBlock = Math.max(maxBlock, r.blockEntryCount(b));
+        runMax = Math.max(runMax, r.blockEntryCount(b));
       }
-      halfBlocks += (maxBlock + 1) / 2;
-      maxSample = Math.max(maxSample, maxBlock);
+      runBlocks += (runMax + 1) / 2;
+      maxBlock = Math.max(maxBlock, runMax);
     }
-    for (EntryBuffer b : buffers) {
-      long step = (b.size() + Splitters.BUFFER_SAMPLES - 1) / Splitters.BUFFER_SAMPLES;
-      halfBlocks += (step + 1) / 2;
-      maxSample = Math.max(maxSample, step);
-    }
-    long slack = 2 * (halfBlocks + maxSample) + 1;
     for (int parts : new int[] {1, 2, 3, 4, 7, 16}) {
+      long halfBlocks = runBlocks;
+      long maxSample = maxBlock;
+      for (EntryBuffer b : buffers) { // buffers are sampled more finely the more parts are asked
+        long step = Splitters.bufferStep(b.size(), parts);
+        halfBlocks += (step + 1) / 2;
+        maxSample = Math.max(maxSample, step);
+      }
+      long slack = 2 * (halfBlocks + maxSample) + 1;
+      long share = model.size() / parts;
+      long steps = 0;
+      for (EntryBuffer b : buffers) {
+        steps += Splitters.bufferStep(b.size(), parts);
+      }
+      assertThat(
+              steps) // the buffers' sampling costs at most 1/64 of a range, whatever their number
+          .as("sum of the buffers' sample steps, " + parts + " parts")
+          .isLessThanOrEqualTo(share / Splitters.SAMPLES_PER_PART + buffers.size());
       List<byte[]> bounds = Splitters.split(runs, buffers, parts);
       String what = parts + " parts, bound " + slack + "; " + repro;
       assertThat(bounds).as(what).hasSize(parts - 1);
       List<Integer> counts = checkRanges(runs, buffers, bounds, model, what);
-      long share = model.size() / parts;
       System.out.println(
           parts + " parts: range sizes " + counts + ", equal share " + share + ", bound " + slack);
       for (int c : counts) {

@@ -17,10 +17,13 @@ import net.openhft.chronicle.bytes.BytesStore;
  * for all writes and surface the first failure; {@link #close()}.
  *
  * <p>Each buffer goes back to the pool the moment its own write completes, in whatever order writes
- * complete, so one slow write never holds back the buffers of later ones. Memory: {@code buffers ×
- * bufferBytes} of direct memory, allocated once, and one more buffer each time a caller would
- * otherwise wait for ever ({@link #acquire()}). Writer threads are named {@code idxkit-io-N} and
- * are daemons so an abandoned writer cannot keep a JVM alive.
+ * complete, so one slow write never holds back the buffers of later ones. Memory: up to {@code
+ * buffers × bufferBytes} of direct memory, each buffer allocated when a caller first finds none
+ * free, by that caller, and one more buffer each time a caller would otherwise wait for ever
+ * ({@link #acquire()}). Not all up front: a rebuild's bulk session zeroed its sixteen buffers of 1
+ * MiB on the main thread before its scan could start (about 7 ms of lineitem's primary key rebuilt
+ * in 0.5 s), and a session that writes little needs few. Writer threads are named {@code
+ * idxkit-io-N} and are daemons so an abandoned writer cannot keep a JVM alive.
  */
 public final class AsyncWriter implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -29,13 +32,15 @@ public final class AsyncWriter implements AutoCloseable {
   private final ArrayDeque<ByteBuffer> free = new ArrayDeque<>();
   private final IdentityHashMap<ByteBuffer, BytesStore<?, ?>> stores = new IdentityHashMap<>();
   private final int bufferBytes;
+  private final int pooled;
   private int total; // guarded by this
   private int inFlight;
   private Throwable failure;
   private long bytesWritten;
 
   /**
-   * @param buffers buffers in the pool, at least the number of writes to keep in flight
+   * @param buffers buffers in the pool (allocated as first needed), at least the number of writes
+   *     to keep in flight
    * @param bufferBytes size of each buffer, a multiple of the page size
    * @param threads I/O threads
    */
@@ -45,11 +50,7 @@ public final class AsyncWriter implements AutoCloseable {
           "buffers : " + buffers + ", threads : " + threads + " (expected: >= 1)");
     }
     this.bufferBytes = bufferBytes;
-    synchronized (this) {
-      for (int i = 0; i < buffers; i++) {
-        addBuffer();
-      }
-    }
+    this.pooled = buffers;
     this.io =
         Executors.newFixedThreadPool(
             threads,
@@ -65,25 +66,41 @@ public final class AsyncWriter implements AutoCloseable {
   }
 
   /**
-   * A cleared buffer. Waits while none is free and some are in flight: a write's completion gives
-   * one back. With none free and none in flight, every buffer is held by callers that have not
-   * submitted it (a bulk session's streams keep one each between pages, one per area and thread),
-   * so no write would ever give one back, and waiting would hang the caller for good (a rebuild
-   * whose sort group spans more areas than the pool has buffers did): the pool grows by one
-   * instead. Fails fast if an earlier write failed.
+   * A cleared buffer. With none free, a new one while the pool has fewer than its {@code buffers};
+   * then waits while some are in flight: a write's completion gives one back. With none free and
+   * none in flight, every buffer is held by callers that have not submitted it (a bulk session's
+   * streams keep one each between pages, one per area and thread), so no write would ever give one
+   * back, and waiting would hang the caller for good (a rebuild whose sort group spans more areas
+   * than the pool has buffers did): the pool grows by one instead. Fails fast if an earlier write
+   * failed.
    */
-  public synchronized ByteBuffer acquire() {
-    while (free.isEmpty() && failure == null) {
-      if (inFlight == 0) {
-        addBuffer();
-        break;
+  public ByteBuffer acquire() {
+    synchronized (this) {
+      while (free.isEmpty() && failure == null && total >= pooled && inFlight > 0) {
+        waitUninterruptibly();
       }
-      waitUninterruptibly();
+      throwIfFailed();
+      ByteBuffer b = free.poll();
+      if (b != null) {
+        b.clear();
+        return b;
+      }
+      total++;
     }
-    throwIfFailed();
-    ByteBuffer b = free.poll();
-    b.clear();
-    return b;
+    // Allocated (and zeroed) outside the lock, which the I/O threads take to give buffers back.
+    try {
+      ByteBuffer b = ByteBuffer.allocateDirect(bufferBytes);
+      BytesStore<?, ?> store = BytesStore.wrap(b);
+      synchronized (this) {
+        stores.put(b, store);
+      }
+      return b;
+    } catch (RuntimeException | Error e) {
+      synchronized (this) {
+        total--;
+      }
+      throw e;
+    }
   }
 
   /** The pool buffer's memory as Chronicle bytes, for copying pages in without a byte[] hop. */
@@ -171,16 +188,9 @@ public final class AsyncWriter implements AutoCloseable {
     }
   }
 
-  /** Buffers in the pool (free, held or in flight). */
+  /** Buffers allocated so far (free, held or in flight). */
   public synchronized int buffers() {
     return total;
-  }
-
-  private void addBuffer() {
-    ByteBuffer b = ByteBuffer.allocateDirect(bufferBytes);
-    free.add(b);
-    stores.put(b, BytesStore.wrap(b));
-    total++;
   }
 
   private void throwIfFailed() {

@@ -49,6 +49,25 @@ class AsyncWriterTest {
   }
 
   @Test
+  void buffersAreAllocatedAsFirstNeededNotUpFront() {
+    try (AsyncWriter w = new AsyncWriter(16, PAGE, 1)) {
+      assertThat(w.buffers()).as("a new writer").isZero();
+      ByteBuffer a = w.acquire();
+      assertThat(w.buffers()).isEqualTo(1);
+      assertThat(w.storeOf(a).capacity()).as("a buffer of the pool").isEqualTo(PAGE);
+      w.release(a);
+      for (int i = 0; i < 5; i++) {
+        w.release(w.acquire());
+      }
+      assertThat(w.buffers()).as("a free buffer is taken before a new one").isEqualTo(1);
+      ByteBuffer b = w.acquire();
+      ByteBuffer c = w.acquire();
+      assertThat(c).isNotSameAs(b);
+      assertThat(w.buffers()).as("two held").isEqualTo(2);
+    }
+  }
+
+  @Test
   void writesInFlightAreWaitedForWithoutGrowingThePool() {
     int pages = 300;
     try (PageFile f = PageFile.open(dir.resolve("f"), PAGE, true, false);
@@ -62,8 +81,8 @@ class AsyncWriterTest {
         w.submit(f, i, b);
       }
       w.flush();
-      // Every acquire found a free buffer or a write in flight to wait for.
-      assertThat(w.buffers()).isEqualTo(2);
+      // Every acquire found a free buffer, room in the pool or a write in flight to wait for.
+      assertThat(w.buffers()).isBetween(1, 2);
       assertThat(w.bytesWritten()).isEqualTo((long) pages * PAGE);
       assertThat(f.sizeInPages()).isEqualTo(pages);
     }
