@@ -20,10 +20,10 @@ import net.openhft.chronicle.bytes.BytesStore;
  * complete, so one slow write never holds back the buffers of later ones. Memory: up to {@code
  * buffers × bufferBytes} of direct memory, each buffer allocated when a caller first finds none
  * free, by that caller, and one more buffer each time a caller would otherwise wait for ever
- * ({@link #acquire()}). Not all up front: a rebuild's bulk session zeroed its sixteen buffers of 1
- * MiB on the main thread before its scan could start (about 7 ms of lineitem's primary key rebuilt
- * in 0.5 s), and a session that writes little needs few. Writer threads are named {@code
- * idxkit-io-N} and are daemons so an abandoned writer cannot keep a JVM alive.
+ * ({@link #acquire()}). Not all up front: a rebuild's bulk session allocated and zeroed its sixteen
+ * buffers of 1 MiB on the main thread before its scan could start (10-15 ms in a new JVM, on a
+ * primary key rebuilt in 0.5 s), and a session that writes little needs few. Writer threads are
+ * named {@code idxkit-io-N} and are daemons so an abandoned writer cannot keep a JVM alive.
  */
 public final class AsyncWriter implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
