@@ -266,6 +266,16 @@ public final class IdxbuildBench {
                 + ", -SG default");
 
         List<Run> runs = runs(c);
+        // The floor line for the six indexes at the most threads and memory, after every round,
+        // and warmed up with them (its sort is Java code too).
+        Run best = new Run(label(false, tMax, mMax), false, tMax, mMax);
+        IdxbuildFloor.Rounds floor =
+            new IdxbuildFloor.Rounds(
+                db.dir().resolve("data.area"),
+                db.stats().pageSize(),
+                dir.path(),
+                tMax,
+                best.label());
         for (Run r : warmUps(runs, c.warmup())) {
           RebuildReport rep = IdxkitRebuilds.rebuild(db, r, srt, rows, c);
           out.printf(
@@ -273,6 +283,9 @@ public final class IdxbuildBench {
               "  warm-up rebuild (%s): %.2f s, not counted%n",
               r.label(),
               rep.totalNanos() / 1e9);
+          if (r.equals(best)) {
+            floor.warmUp(rep, out);
+          }
         }
         Map<Run, List<RebuildReport>> reports = new LinkedHashMap<>();
         for (int round = 0; round < c.repeat(); round++) {
@@ -281,17 +294,20 @@ public final class IdxbuildBench {
             reports.computeIfAbsent(r, k -> new ArrayList<>()).add(rep);
             IdxkitRebuilds.print(out, r, rep, machine.sampleLoad());
           }
+          floor.measure(reports.get(best).get(round), out);
         }
         for (Map.Entry<Run, List<RebuildReport>> e : reports.entrySet()) {
           IdxkitRebuilds.record(sheet, e.getKey(), median(e.getValue()));
         }
-        floor(
-            db,
-            c,
-            sheet,
-            out,
-            median(reports.get(new Run(label(false, tMax, mMax), false, tMax, mMax))),
-            dir.path());
+        floor.record(sheet, out);
+        sheet.setting(
+            "floor",
+            "read the heap file once (1 MiB reads), LSD radix sort of as many random 64-bit keys as"
+                + " entries on "
+                + tMax
+                + " threads, write + fsync of the bytes the rebuild wrote; nothing else; after"
+                + " every round, beside that round's "
+                + best.label());
       }
       // The command line in a new JVM per run, with the database closed (it takes the lock).
       cli(c, sheet, out, machine, dbDir, srt.file(), rows, tMax, mMax, dir.path());
@@ -445,41 +461,6 @@ public final class IdxbuildBench {
             + " --srt FILE --progress none --json FILE; wall from process start to exit; the"
             + " report's entry counts checked; class-data archive: "
             + archive.note());
-  }
-
-  /**
-   * The floor line ({@link IdxbuildFloor}) for the six indexes at the largest thread count: read
-   * the heap, sort as many entries on all threads, write and fsync as many bytes as {@code rep}.
-   */
-  private static void floor(
-      Database db, Config c, ResultSheet sheet, PrintStream out, RebuildReport rep, Path scratch)
-      throws Exception {
-    int threads = c.maxThreads();
-    long bytes = rep.pagesWritten() * db.stats().pageSize();
-    IdxbuildFloor.Result f =
-        IdxbuildFloor.measure(db.dir().resolve("data.area"), rep.keys(), bytes, scratch, threads);
-    sheet.add("floor", "read", "total", f.readSeconds(), "s");
-    sheet.add("floor", "sort", "total", f.sortSeconds(), "s");
-    sheet.add("floor", "write", "total", f.writeSeconds(), "s");
-    sheet.add("floor", "sum", "total", f.total(), "s");
-    sheet.setting(
-        "floor",
-        "read the heap file once (1 MiB reads), LSD radix sort of as many random 64-bit keys as"
-            + " entries on "
-            + threads
-            + " threads, write + fsync of the bytes the rebuild wrote; nothing else");
-    out.printf(
-        Locale.ROOT,
-        "  floor: read %,.0f MB %.2f s + sort %,d keys on %d threads %.2f s + write+fsync %,.0f MB"
-            + " %.2f s = %.2f s%n",
-        f.bytesRead() / 1e6,
-        f.readSeconds(),
-        rep.keys(),
-        threads,
-        f.sortSeconds(),
-        bytes / 1e6,
-        f.writeSeconds(),
-        f.total());
   }
 
   /**

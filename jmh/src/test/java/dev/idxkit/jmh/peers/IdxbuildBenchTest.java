@@ -68,7 +68,17 @@ class IdxbuildBenchTest {
     for (String part : new String[] {"read", "sort", "write", "sum"}) {
       assertThat(s.value("floor", part, "total")).as("floor " + part).isPositive();
     }
-    assertThat(text).contains("floor: read ");
+    // The floor after every round (one here), beside that round's rebuild: the goal's ratio.
+    assertThat(text)
+        .contains("  warm-up floor: ", "floor: read ", "; idxkit six t2 64m this round ");
+    assertThat(s.value("floor", "rounds", "count")).isEqualTo(1);
+    assertThat(s.value("floor", "rounds", "ratio")).isPositive();
+    assertThat(s.goals())
+        .anySatisfy(
+            g -> {
+              assertThat(g.goal()).isEqualTo("within 2x of the floor line (six t2 64m, per round)");
+              assertThat(g.measured()).startsWith("1 rounds, idxkit / the floor after it: median ");
+            });
     assertThat(s.goals()).hasSize(6);
     assertThat(text).contains("cross-check: 180 index lookups agree across 4 stores");
     assertThat(text).contains("idxkit check: clean");
