@@ -23,7 +23,7 @@ import java.util.List;
  * most one block per run (plus {@code s} per buffer) from its target. The buffers' steps add up to
  * at most {@code 1 / }{@value #SAMPLES_PER_PART} of a range, whatever their number: finer sampling
  * only made the split slower (sixteen buffers of lineitem SF 1's primary key at 4,096 samples each:
- * 5-11 ms before the range threads could start, on a 0.2 s build). When there are fewer distinct
+ * 3-12 ms before the range threads could start, on a 0.2 s build). When there are fewer distinct
  * sample keys than parts, fewer boundaries come back (never a repeated or empty-left one).
  *
  * <p>Memory: the samples, one small object and one key copy per block of every run.
