@@ -1,7 +1,11 @@
 package dev.idxkit.cli;
 
 import dev.idxkit.core.InvalidInputException;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -17,7 +21,12 @@ import java.nio.file.Path;
  * </pre>
  *
  * The checks look at the file system as it is now; a file removed between the check and its use
- * still fails later, with the I/O error's own words.
+ * still fails later, with the I/O error's own words. Whether a directory takes new files is tried,
+ * not asked: {@code access(2)} (what {@link Files#isWritable} asks) answers yes to root for any
+ * directory of a writable mount, {@code /proc} and {@code /sys} included, where creating a file
+ * then fails. The CLI fuzz found {@code dump --csv /proc/out.txt} refused only after the database
+ * was opened, as a failure (exit 1) naming the dump's temporary file. So an empty file is created
+ * in the directory and deleted at once ({@code .idxkit-probe-PID-N}).
  */
 public final class PathChecks {
   private PathChecks() {}
@@ -44,6 +53,7 @@ public final class PathChecks {
       if (!Files.isWritable(dir)) {
         throw new InvalidInputException(what + "is not writable (check its permissions)");
       }
+      tryCreate(dir, what);
       return;
     }
     parentWritable(dir, what);
@@ -79,5 +89,41 @@ public final class PathChecks {
       throw new InvalidInputException(
           what + "cannot create files in " + parent + " (no write permission)");
     }
+    tryCreate(parent, what);
+  }
+
+  /** Creates an empty file in {@code dir} and deletes it; refuses the path if that fails. */
+  private static void tryCreate(Path dir, String what) {
+    Path probe =
+        dir.resolve(
+            ".idxkit-probe-"
+                + ProcessHandle.current().pid()
+                + "-"
+                + Long.toHexString(System.nanoTime()));
+    try {
+      Files.createFile(probe);
+    } catch (IOException e) {
+      throw new InvalidInputException(
+          what + "cannot create files in " + dir + " (" + reason(e) + ")");
+    }
+    try {
+      Files.delete(probe);
+    } catch (IOException e) {
+      // Created but not deleted: the directory takes files, which is what was asked; the empty
+      // probe stays behind rather than stop the command.
+    }
+  }
+
+  private static String reason(IOException e) {
+    if (e instanceof AccessDeniedException) {
+      return "no write permission";
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return "the file system refused: " + f.getReason();
+    }
+    if (e instanceof NoSuchFileException) {
+      return "the file system refused: no such file or directory";
+    }
+    return "the file system refused";
   }
 }

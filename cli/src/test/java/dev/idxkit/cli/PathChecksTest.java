@@ -2,11 +2,13 @@ package dev.idxkit.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.idxkit.core.InvalidInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +32,26 @@ class PathChecksTest {
         .hasMessageContaining("is not a directory");
     PathChecks.outputFile(tmp.resolve("new.json"), "--json");
     PathChecks.outputFile(file, "--json"); // replaced: allowed
+  }
+
+  /**
+   * Whether a directory takes new files is tried: {@code access(2)} says yes to root for {@code
+   * /proc}, where creating a file fails. The probe leaves nothing behind where it succeeds.
+   */
+  @Test
+  void aDirectoryThatTakesNoNewFileIsRefused() throws IOException {
+    PathChecks.outputFile(tmp.resolve("new.json"), "--json");
+    PathChecks.outputDirectory(tmp, "--out");
+    try (Stream<Path> left = Files.list(tmp)) {
+      assertThat(left).as("no probe left behind").isEmpty();
+    }
+    assumeTrue(Files.isDirectory(Path.of("/proc/self")), "Linux /proc");
+    assertThatThrownBy(() -> PathChecks.outputFile(Path.of("/proc/out.txt"), "--csv"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("--csv /proc/out.txt : cannot create files in /proc (");
+    assertThatThrownBy(() -> PathChecks.outputDirectory(Path.of("/proc/new"), "--out"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("--out /proc/new : cannot create files in /proc (");
   }
 
   @Test

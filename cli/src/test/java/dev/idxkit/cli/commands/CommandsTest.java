@@ -272,6 +272,12 @@ class CommandsTest {
         "Unknown option",
         "did you mean --columns?");
     expectBadInput(cli.run("dump", d, "--table", "nope", "--csv", "-"), "no table nope");
+    if (Files.isDirectory(
+        Path.of("/proc/self"))) { // a directory that takes no new file, even root's
+      expectBadInput(
+          cli.run("dump", d, "--table", "item", "--csv", "/proc/out.txt"),
+          "--csv /proc/out.txt : cannot create files in /proc (");
+    }
     expectBadInput(cli.run("check", d, "--table", "nope"), "no table nope");
     expectBadInput(cli.run("analyze", d, "--index", "nope"), "no index nope");
     expectBadInput(
