@@ -59,6 +59,29 @@ public final class PathChecks {
     parentWritable(dir, what);
   }
 
+  /**
+   * A directory the command will create with any missing parents (a new database): its nearest
+   * existing ancestor must be a directory that takes new files.
+   */
+  public static void creatableDirectory(Path dir, String option) {
+    String what = option + " " + dir + " : ";
+    Path existing = dir.toAbsolutePath().normalize();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return;
+    }
+    if (!Files.isDirectory(existing)) {
+      throw new InvalidInputException(what + existing + " is not a directory");
+    }
+    if (!Files.isWritable(existing)) {
+      throw new InvalidInputException(
+          what + "cannot create files in " + existing + " (no write permission)");
+    }
+    tryCreate(existing, what);
+  }
+
   /** A file the command will read. */
   public static void inputFile(Path file, String option) {
     String what = option + " " + file + " : ";

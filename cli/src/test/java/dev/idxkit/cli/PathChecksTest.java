@@ -52,6 +52,23 @@ class PathChecksTest {
     assertThatThrownBy(() -> PathChecks.outputDirectory(Path.of("/proc/new"), "--out"))
         .isInstanceOf(InvalidInputException.class)
         .hasMessageStartingWith("--out /proc/new : cannot create files in /proc (");
+    assertThatThrownBy(() -> PathChecks.creatableDirectory(Path.of("/proc/a/b/db"), "DB"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessageStartingWith("DB /proc/a/b/db : cannot create files in /proc (");
+  }
+
+  /** A new database's directory may have missing parents: its nearest existing one is checked. */
+  @Test
+  void aDirectoryToCreateWithItsParents() throws IOException {
+    PathChecks.creatableDirectory(tmp.resolve("a/b/db"), "DB");
+    PathChecks.creatableDirectory(tmp, "DB");
+    Path file = Files.writeString(tmp.resolve("f.txt"), "x");
+    assertThatThrownBy(() -> PathChecks.creatableDirectory(file.resolve("db"), "DB"))
+        .isInstanceOf(InvalidInputException.class)
+        .hasMessage("DB " + file.resolve("db") + " : " + file + " is not a directory");
+    try (Stream<Path> left = Files.list(tmp)) {
+      assertThat(left).as("nothing created but the test's file").containsExactly(file);
+    }
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.idxkit.cli.commands;
 import dev.idxkit.cli.CommonOptions;
 import dev.idxkit.cli.ExitCodes;
 import dev.idxkit.cli.InterruptGuard;
+import dev.idxkit.cli.PathChecks;
 import dev.idxkit.cli.Session;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.IdxkitIOException;
@@ -196,6 +197,9 @@ public final class CreateCommand implements Callable<Integer> {
     if (Files.isDirectory(db) && !list(db).isEmpty()) {
       throw new InvalidInputException("cannot create database " + db + ": directory is not empty");
     }
+    // Where the directory or its files cannot be created (a read-only parent, /proc): bad input,
+    // said before anything is created, as for every output path. Missing parents are created.
+    PathChecks.creatableDirectory(db, "DB");
   }
 
   private static List<Path> list(Path dir) {

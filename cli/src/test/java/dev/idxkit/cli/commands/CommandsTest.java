@@ -277,6 +277,9 @@ class CommandsTest {
       expectBadInput(
           cli.run("dump", d, "--table", "item", "--csv", "/proc/out.txt"),
           "--csv /proc/out.txt : cannot create files in /proc (");
+      expectBadInput(
+          cli.run("create", "/proc/newdb", "--tpch"),
+          "DB /proc/newdb : cannot create files in /proc (");
     }
     expectBadInput(cli.run("check", d, "--table", "nope"), "no table nope");
     expectBadInput(cli.run("analyze", d, "--index", "nope"), "no index nope");
