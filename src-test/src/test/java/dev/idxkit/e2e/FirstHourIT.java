@@ -112,6 +112,14 @@ class FirstHourIT {
             "1");
     assertThat(r.exit()).as(r.toString()).isEqualTo(1);
     assertThat(r.out()).contains("more than --max-errors 0").contains("are indexed");
+    // The outcome on standard error as well: a report sent to a file must not hide the failure.
+    assertThat(r.errLines())
+        .as(r.toString())
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .startsWith("idxkit: load bad.csv into t (index build: ")
+                    .endsWith("): too many errors"));
     Cli.Result get = Cli.run(cwd, "get", "t.db", "--index", "t_pk", "2", "--format", "csv");
     assertThat(get.exit()).as(get.toString()).isZero();
     assertThat(get.outLines()).containsExactly("id,name", "2,two");

@@ -254,6 +254,11 @@ public final class LoadCommand extends DbCommand {
     }
     out().flush();
     int code = report.outcome().exitCode();
+    if (code != 0) {
+      // The outcome on standard error too, as check says its problems there: a load whose report
+      // went to a file (or a pipe) failed without a word on the terminal.
+      err().println("idxkit: " + report.summaryLines().get(0));
+    }
     if (code == 0 && strict && report.rejected() > 0) {
       return ExitCodes.REJECTED_ROWS;
     }
