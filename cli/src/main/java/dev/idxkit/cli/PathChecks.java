@@ -69,17 +69,9 @@ public final class PathChecks {
     while (existing != null && !Files.exists(existing)) {
       existing = existing.getParent();
     }
-    if (existing == null) {
-      return;
+    if (existing != null) {
+      takesNewFiles(existing, what);
     }
-    if (!Files.isDirectory(existing)) {
-      throw new InvalidInputException(what + existing + " is not a directory");
-    }
-    if (!Files.isWritable(existing)) {
-      throw new InvalidInputException(
-          what + "cannot create files in " + existing + " (no write permission)");
-    }
-    tryCreate(existing, what);
   }
 
   /** A file the command will read. */
@@ -105,14 +97,19 @@ public final class PathChecks {
       Path shown = path.getParent() != null ? path.getParent() : parent;
       throw new InvalidInputException(what + "directory " + shown + " does not exist");
     }
-    if (!Files.isDirectory(parent)) {
-      throw new InvalidInputException(what + parent + " is not a directory");
+    takesNewFiles(parent, what);
+  }
+
+  /** {@code dir}, which exists, is a directory where this process can create a file. */
+  private static void takesNewFiles(Path dir, String what) {
+    if (!Files.isDirectory(dir)) {
+      throw new InvalidInputException(what + dir + " is not a directory");
     }
-    if (!Files.isWritable(parent)) {
+    if (!Files.isWritable(dir)) {
       throw new InvalidInputException(
-          what + "cannot create files in " + parent + " (no write permission)");
+          what + "cannot create files in " + dir + " (no write permission)");
     }
-    tryCreate(parent, what);
+    tryCreate(dir, what);
   }
 
   /** Creates an empty file in {@code dir} and deletes it; refuses the path if that fails. */
