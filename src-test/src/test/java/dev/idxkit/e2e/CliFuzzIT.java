@@ -30,11 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
  * numbers, sizes without a unit, missing files, directories where files belong, unwritable paths,
  * unknown options, empty strings, a required option left out. Every command must end with exit code
  * 0, 1 or 2, never print a stack trace, an "internal error" (a bug) or a Java class name (an
- * exception's, in any error it provokes), and on exit 2 name on stderr the option or path it
- * refuses; a refused output path ({@code --json}, {@code --reject}, {@code --csv}) leaves the
- * database it would have written as it was. The database the read-only commands use ({@code
- * shop.db}) stays byte for byte as it was, and after every writing command ({@code load} and {@code
- * idxbuild} on {@code scratch.db}) {@code idxkit check} finds {@code scratch.db} clean.
+ * exception's, in any error it provokes), on exit 1 say on stderr what failed, and on exit 2 name
+ * on stderr the option or path it refuses; a refused output path ({@code --json}, {@code --reject},
+ * {@code --csv}) leaves the database it would have written as it was. The database the read-only
+ * commands use ({@code shop.db}) stays byte for byte as it was, and after every writing command
+ * ({@code load} and {@code idxbuild} on {@code scratch.db}) {@code idxkit check} finds {@code
+ * scratch.db} clean.
  *
  * <p>The commands run from the packaged jar in one child JVM ({@link CliBatch}), which keeps 150 of
  * them (the default; {@code -Dfuzz.cli.iterations=N} for more) well under a minute. Seeded: {@code
@@ -142,6 +143,11 @@ class CliFuzzIT {
         if (!inv.culprits().isEmpty() && inv.culprits().stream().noneMatch(c -> contains(err, c))) {
           failures.add("exit 2 without naming any of " + inv.culprits() + ": " + what);
         }
+      }
+      // A failure (exit 1) says so on stderr too: a load stopped by its rejects once said it only
+      // in its report on stdout, and a dump refused by /proc only named its temporary file.
+      if (exit == 1 && err.lines().noneMatch(l -> l.startsWith("idxkit: "))) {
+        failures.add("exit 1 without an 'idxkit: ' line on stderr: " + what);
       }
       if (exit == 2 && inv.badOutput() && !digests[1].equals(digestsBefore[1])) {
         failures.add("scratch.db changed before a bad output path was refused: " + what);
