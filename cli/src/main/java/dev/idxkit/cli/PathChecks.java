@@ -1,11 +1,9 @@
 package dev.idxkit.cli;
 
 import dev.idxkit.core.InvalidInputException;
+import dev.idxkit.core.ProblemText;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -124,7 +122,7 @@ public final class PathChecks {
       Files.createFile(probe);
     } catch (IOException e) {
       throw new InvalidInputException(
-          what + "cannot create files in " + dir + " (" + reason(e) + ")");
+          what + "cannot create files in " + dir + " (" + ProblemText.of(e) + ")");
     }
     try {
       Files.delete(probe);
@@ -132,18 +130,5 @@ public final class PathChecks {
       // Created but not deleted: the directory takes files, which is what was asked; the empty
       // probe stays behind rather than stop the command.
     }
-  }
-
-  private static String reason(IOException e) {
-    if (e instanceof AccessDeniedException) {
-      return "no write permission";
-    }
-    if (e instanceof FileSystemException f && f.getReason() != null) {
-      return "the file system refused: " + f.getReason();
-    }
-    if (e instanceof NoSuchFileException) {
-      return "the file system refused: no such file or directory";
-    }
-    return "the file system refused";
   }
 }
