@@ -29,6 +29,7 @@ import dev.idxkit.loader.input.TpchOptions;
 import dev.idxkit.loader.input.TpchSchema;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -249,7 +250,8 @@ public final class LoadCommand extends DbCommand {
       }
       job.report(report.summaryLines());
     }
-    for (String line : report.summaryLines()) {
+    List<String> summary = report.summaryLines();
+    for (String line : summary) {
       out().println(line);
     }
     out().flush();
@@ -257,7 +259,7 @@ public final class LoadCommand extends DbCommand {
     if (code != 0) {
       // The outcome on standard error too, as check says its problems there: a load whose report
       // went to a file (or a pipe) failed without a word on the terminal.
-      err().println("idxkit: " + report.summaryLines().get(0));
+      err().println("idxkit: " + summary.get(0));
     }
     if (code == 0 && strict && report.rejected() > 0) {
       return ExitCodes.REJECTED_ROWS;
