@@ -300,14 +300,6 @@ public final class IdxbuildBench {
           IdxkitRebuilds.record(sheet, e.getKey(), median(e.getValue()));
         }
         floor.record(sheet, out);
-        sheet.setting(
-            "floor",
-            "read the heap file once (1 MiB reads), LSD radix sort of as many random 64-bit keys as"
-                + " entries on "
-                + tMax
-                + " threads, write + fsync of the bytes the rebuild wrote; nothing else; after"
-                + " every round, beside that round's "
-                + best.label());
       }
       // The command line in a new JVM per run, with the database closed (it takes the lock).
       cli(c, sheet, out, machine, dbDir, srt.file(), rows, tMax, mMax, dir.path());

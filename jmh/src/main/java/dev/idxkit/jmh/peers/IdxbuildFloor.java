@@ -16,6 +16,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The floor line of the {@code idxbuild} experiment: what the same work costs on this machine when
@@ -80,13 +81,19 @@ final class IdxbuildFloor {
    * it is compared with; {@link #record} writes the medians and the ratios to the sheet.
    */
   static final class Rounds {
+    /** One round: its floor and the rebuild it is set against, in seconds. */
+    private record Round(Result floor, double rebuild) {
+      double ratio() {
+        return rebuild / floor.total();
+      }
+    }
+
     private final Path heapFile;
     private final long pageSize;
     private final Path scratchDir;
     private final int threads;
     private final String label;
-    private final List<Result> floors = new ArrayList<>();
-    private final List<Double> rebuilds = new ArrayList<>();
+    private final List<Round> rounds = new ArrayList<>();
 
     /**
      * @param label the configuration compared, as the sheet names it
@@ -101,19 +108,14 @@ final class IdxbuildFloor {
 
     /** The floor for the work of {@code rep} measured and printed, not counted. */
     void warmUp(RebuildReport rep, PrintStream out) throws Exception {
-      Result f =
-          IdxbuildFloor.measure(
-              heapFile, rep.keys(), rep.pagesWritten() * pageSize, scratchDir, threads);
-      out.printf(Locale.ROOT, "  warm-up floor: %.2f s, not counted%n", f.total());
+      out.printf(Locale.ROOT, "  warm-up floor: %.2f s, not counted%n", floorOf(rep).total());
     }
 
     /** The floor for {@code rep}'s work, beside this round's rebuild of the configuration. */
     void measure(RebuildReport rep, PrintStream out) throws Exception {
-      long bytes = rep.pagesWritten() * pageSize;
-      Result f = IdxbuildFloor.measure(heapFile, rep.keys(), bytes, scratchDir, threads);
-      double rebuild = rep.totalNanos() / 1e9;
-      floors.add(f);
-      rebuilds.add(rebuild);
+      Round r = new Round(floorOf(rep), rep.totalNanos() / 1e9);
+      rounds.add(r);
+      Result f = r.floor();
       out.printf(
           Locale.ROOT,
           "  floor: read %,.0f MB %.2f s + sort %,d keys on %d threads %.2f s + write+fsync %,.0f"
@@ -123,51 +125,52 @@ final class IdxbuildFloor {
           rep.keys(),
           threads,
           f.sortSeconds(),
-          bytes / 1e6,
+          rep.pagesWritten() * pageSize / 1e6,
           f.writeSeconds(),
           f.total(),
           label,
-          rebuild,
-          rebuild / f.total());
+          r.rebuild(),
+          r.ratio());
+    }
+
+    private Result floorOf(RebuildReport rep) throws Exception {
+      return IdxbuildFloor.measure(
+          heapFile, rep.keys(), rep.pagesWritten() * pageSize, scratchDir, threads);
     }
 
     /**
-     * Each part's median as {@code floor/PART/total} (the sum's as {@code floor/sum/total}), and
-     * the per-round ratios as {@code floor/rounds/ratio} (median), {@code ratio min}, {@code ratio
-     * max} and {@code count}.
+     * What the floor is, as the sheet's setting; each part's median as {@code floor/PART/total}
+     * (the sum's as {@code floor/sum/total}), and the per-round ratios as {@code
+     * floor/rounds/ratio} (median), {@code ratio min}, {@code ratio max} and {@code count}.
      */
     void record(ResultSheet sheet, PrintStream out) {
-      if (floors.isEmpty()) {
+      sheet.setting(
+          "floor",
+          "read the heap file once (1 MiB reads), LSD radix sort of as many random 64-bit keys as"
+              + " entries on "
+              + threads
+              + " threads, write + fsync of the bytes the rebuild wrote; nothing else; after every"
+              + " round, beside that round's "
+              + label);
+      if (rounds.isEmpty()) {
         return;
       }
-      int n = floors.size();
-      double[] read = new double[n];
-      double[] sort = new double[n];
-      double[] write = new double[n];
-      double[] sum = new double[n];
-      double[] ratios = new double[n];
-      for (int i = 0; i < n; i++) {
-        Result f = floors.get(i);
-        read[i] = f.readSeconds();
-        sort[i] = f.sortSeconds();
-        write[i] = f.writeSeconds();
-        sum[i] = f.total();
-        ratios[i] = rebuilds.get(i) / f.total();
-      }
-      sheet.add("floor", "read", "total", IdxbuildCli.median(read), "s");
-      sheet.add("floor", "sort", "total", IdxbuildCli.median(sort), "s");
-      sheet.add("floor", "write", "total", IdxbuildCli.median(write), "s");
+      double[] sum = column(Result::total);
+      double[] ratios = rounds.stream().mapToDouble(Round::ratio).toArray();
+      sheet.add("floor", "read", "total", IdxbuildCli.median(column(Result::readSeconds)), "s");
+      sheet.add("floor", "sort", "total", IdxbuildCli.median(column(Result::sortSeconds)), "s");
+      sheet.add("floor", "write", "total", IdxbuildCli.median(column(Result::writeSeconds)), "s");
       sheet.add("floor", "sum", "total", IdxbuildCli.median(sum), "s");
       sheet.add("floor", "rounds", "ratio", IdxbuildCli.median(ratios), "x (median round)");
       sheet.add("floor", "rounds", "ratio min", IdxbuildCli.min(ratios), "x");
       sheet.add("floor", "rounds", "ratio max", IdxbuildCli.max(ratios), "x");
-      sheet.add("floor", "rounds", "count", n, "rounds");
+      sheet.add("floor", "rounds", "count", rounds.size(), "rounds");
       String text =
           String.format(
               Locale.ROOT,
               "%d rounds, idxkit %s / the floor measured after it: min %.2fx / median %.2fx / max"
                   + " %.2fx (floor median %.2f s)",
-              n,
+              rounds.size(),
               label,
               IdxbuildCli.min(ratios),
               IdxbuildCli.median(ratios),
@@ -175,6 +178,10 @@ final class IdxbuildFloor {
               IdxbuildCli.median(sum));
       out.println("  " + text);
       sheet.note(text);
+    }
+
+    private double[] column(ToDoubleFunction<Result> part) {
+      return rounds.stream().map(Round::floor).mapToDouble(part).toArray();
     }
   }
 

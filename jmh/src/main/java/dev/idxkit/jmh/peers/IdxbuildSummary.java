@@ -21,7 +21,7 @@ import java.util.Map;
  * in-process rebuild (with {@code --pairs}, PostgreSQL's on the median of the ratios of its builds
  * and the command line timed in turn, {@link IdxbuildPairs}); and within 2x of the floor line,
  * judged on the in-process rebuild, since the floor's operations run in the benchmark's JVM too: on
- * the median of the per-round ratios when the floor was measured after each round ({@link
+ * the median of the ratios of each round's rebuild to the floor measured after it ({@link
  * IdxbuildFloor.Rounds}).
  */
 final class IdxbuildSummary {
@@ -110,29 +110,21 @@ final class IdxbuildSummary {
             cli / floor,
             "the command line, JVM start included, takes this many times the floor");
       }
+      // The floor is measured after each round, beside that round's rebuild: the median ratio.
       double perRound = s.value("floor", "rounds", "ratio");
-      if (Double.isNaN(perRound)) {
-        s.goal(
-            "within 2x of the floor line (" + best + ")",
-            String.format(
-                Locale.ROOT, "idxkit %.2f s / floor %.2f s = %.2fx", mine, floor, mine / floor),
-            mine / floor <= 2);
-      } else {
-        // The floor measured after each round, beside that round's rebuild: the median ratio.
-        s.goal(
-            "within 2x of the floor line (" + best + ", per round)",
-            String.format(
-                Locale.ROOT,
-                "%.0f rounds, idxkit / the floor after it: median %.2fx (min %.2fx, max %.2fx;"
-                    + " idxkit median %.2f s, floor median %.2f s)",
-                s.value("floor", "rounds", "count"),
-                perRound,
-                s.value("floor", "rounds", "ratio min"),
-                s.value("floor", "rounds", "ratio max"),
-                mine,
-                floor),
-            perRound <= 2);
-      }
+      s.goal(
+          "within 2x of the floor line (" + best + ", per round)",
+          String.format(
+              Locale.ROOT,
+              "%.0f rounds, idxkit / the floor after it: median %.2fx (min %.2fx, max %.2fx;"
+                  + " idxkit median %.2f s, floor median %.2f s)",
+              s.value("floor", "rounds", "count"),
+              perRound,
+              s.value("floor", "rounds", "ratio min"),
+              s.value("floor", "rounds", "ratio max"),
+              mine,
+              floor),
+          perRound <= 2);
     }
     // Issue 14's bars, each against the peer it names, when that peer ran.
     for (String[] bar :

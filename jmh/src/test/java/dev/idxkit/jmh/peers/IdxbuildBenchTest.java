@@ -1,6 +1,7 @@
 package dev.idxkit.jmh.peers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -72,7 +73,11 @@ class IdxbuildBenchTest {
     assertThat(text)
         .contains("  warm-up floor: ", "floor: read ", "; idxkit six t2 64m this round ");
     assertThat(s.value("floor", "rounds", "count")).isEqualTo(1);
-    assertThat(s.value("floor", "rounds", "ratio")).isPositive();
+    // One round: its ratio is that round's rebuild of the compared configuration over its floor.
+    assertThat(s.value("floor", "rounds", "ratio"))
+        .isCloseTo(
+            s.value("idxkit", "six t2 64m", "total") / s.value("floor", "sum", "total"),
+            within(1e-9));
     assertThat(s.goals())
         .anySatisfy(
             g -> {
