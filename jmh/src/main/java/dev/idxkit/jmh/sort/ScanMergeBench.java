@@ -1,0 +1,125 @@
+package dev.idxkit.jmh.sort;
+
+import dev.idxkit.idxbuild.sort.EntryBuffer;
+import dev.idxkit.idxbuild.sort.PackedMerge;
+import dev.idxkit.jmh.BenchmarkBase;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The rebuild's final merge of one group kept in memory: {@value #BUFFERS} sorted, packed scan
+ * buffers of {@link ScanSortBench}'s shapes ({@code shape}), 4 MiB each, merged by {@link
+ * PackedMerge} and taken {@value #BATCH} entries at a time less their index id, as the rebuilder
+ * feeds its tree builder ({@code SortGroup.fillAll}). One operation is one merge of all of them, in
+ * milliseconds; it checks that it took every entry and that each batch's last entry is above the
+ * batch before's (a cheap check, kept out of the way of what is measured).
+ */
+@State(Scope.Thread)
+public class ScanMergeBench extends BenchmarkBase {
+  static final int BUFFERS = 16;
+  static final int BATCH = 64;
+
+  @Param({"pk", "partkey", "suppkey", "shipdate", "part_supp"})
+  public String shape;
+
+  /** Bytes of each buffer (tests set less). */
+  public long bufferBytes = 4L << 20;
+
+  PackedMerge.Group group;
+  long total;
+  int entryLength;
+
+  @Setup(Level.Trial)
+  public void setup() {
+    List<EntryBuffer> buffers = new ArrayList<>();
+    for (int i = 0; i < BUFFERS; i++) {
+      // Buffer i holds the i-th stretch of the scan (later pages, later keys for pk).
+      byte[][] in = ScanSortBench.entries(shape, bufferBytes, 20_261_129L + i);
+      EntryBuffer b = new EntryBuffer(bufferBytes);
+      for (byte[] e : in) {
+        if (shape.equals("pk")) {
+          e = e.clone();
+          offsetOrderKey(e, (long) i * in.length);
+        }
+        offsetRid(e, i * 2_000L); // RIDs within some 32,000 pages
+        b.add(e);
+      }
+      b.sort();
+      b.compact();
+      buffers.add(b);
+      total += b.size();
+      entryLength = in[0].length;
+    }
+    group = PackedMerge.unify(buffers);
+    if (group == null) {
+      throw new IllegalStateException("the buffers of " + shape + " do not merge as longs");
+    }
+  }
+
+  @Benchmark
+  @BenchmarkMode(Mode.AverageTime)
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public long merge() {
+    PackedMerge m = group.merge(null, null);
+    if (!m.next()) {
+      throw new IllegalStateException("empty merge");
+    }
+    long left = m.remaining();
+    long taken = 1;
+    byte[] batch = m.fillArray(BATCH, 2);
+    int[] shared = new int[BATCH];
+    int stride = entryLength - 2;
+    byte[] last = new byte[stride]; // the previous batch's last entry: below this batch's
+    while (left > 0) {
+      int count = (int) Math.min(left, BATCH);
+      m.fill(batch, 2, shared, count);
+      int end = count * stride;
+      if (Arrays.compareUnsigned(last, 0, stride, batch, end - stride, end) >= 0) {
+        throw new IllegalStateException("entries out of order before " + (taken + count));
+      }
+      System.arraycopy(batch, end - stride, last, 0, stride);
+      left -= count;
+      taken += count;
+    }
+    if (taken != total) {
+      throw new IllegalStateException(taken + " entries merged of " + total);
+    }
+    return taken;
+  }
+
+  /** Adds {@code by} to a pk entry's order key (bytes 3-10, sign-flipped big-endian). */
+  private static void offsetOrderKey(byte[] e, long by) {
+    long v = 0;
+    for (int b = 0; b < 8; b++) {
+      v = (v << 8) | (e[3 + b] & 0xFF);
+    }
+    v += by;
+    for (int b = 0; b < 8; b++) {
+      e[3 + b] = (byte) (v >>> (56 - 8 * b));
+    }
+  }
+
+  /** Moves an entry's RID (its last 8 bytes) {@code pages} pages on. */
+  private static void offsetRid(byte[] e, long pages) {
+    int at = e.length - 8;
+    long rid = 0;
+    for (int b = 0; b < 8; b++) {
+      rid = (rid << 8) | (e[at + b] & 0xFF);
+    }
+    rid += pages << 16;
+    for (int b = 0; b < 8; b++) {
+      e[at + b] = (byte) (rid >>> (56 - 8 * b));
+    }
+  }
+}
