@@ -29,8 +29,8 @@ import java.util.Arrays;
  * <ol>
  *   <li>One sequential pass over the entries (contiguous: entry {@code j} at {@code j × len}):
  *       which key bytes differ from entry 0's, and the largest slot.
- *   <li>Pack each entry into a long in the lower half of the pair region, counting the byte values
- *       of each varying key position as it goes.
+ *   <li>Pack each entry into a long in the lower half of the pair region ({@link PackedForm}),
+ *       counting the byte values of each varying key position once the longs stop coming in order.
  *   <li>LSD radix passes on the key bytes only, skipping a byte every long shares. The passes are
  *       stable and the longs start in RID order, so the RID bits need no pass.
  * </ol>
@@ -162,7 +162,7 @@ final class PackedEntries {
     int[] counts = new int[varying << 8]; // digit d's counts at [d << 8, (d + 1) << 8)
     int lower = base;
     int upper = base + (n << 3);
-    boolean inOrder = pack(data, n, len, layout, counts, lower);
+    boolean inOrder = PackedForm.pack(data, n, len, layout, counts, lower);
     // 3. LSD passes over the key digits, skipping digits shared by all; none at all when the
     // entries came in order already (a key that grows with the RID: a primary key loaded in key
     // order).
@@ -204,37 +204,6 @@ final class PackedEntries {
       maxSlot = Math.max(maxSlot, (int) ((long) BE_LONG.get(data, off + keyLen) & 0xFFFF));
     }
     return maxSlot;
-  }
-
-  /**
-   * Packs entry {@code j} into the long at {@code data[to + 8 j]} with {@code layout}, counting
-   * each varying key byte's values in {@code counts} (last byte first); true if the longs came out
-   * in non-decreasing order.
-   */
-  private static boolean pack(byte[] data, int n, int len, Layout layout, int[] counts, int to) {
-    int keyLen = len - 8;
-    int[] at = layout.at();
-    int varying = at.length;
-    int ridBits = layout.ridBits();
-    int slotBits = layout.slotBits();
-    long firstPage = layout.firstPage();
-    boolean inOrder = true;
-    long prev = 0;
-    for (int j = 0, off = 0; j < n; j++, off += len) {
-      long k = 0;
-      for (int v = 0; v < varying; v++) {
-        int b = data[off + at[v]] & 0xFF;
-        k = (k << 8) | b;
-        counts[((varying - 1 - v) << 8) | b]++;
-      }
-      long rid = (long) BE_LONG.get(data, off + keyLen);
-      long r = ((rid >>> 16) - firstPage) << slotBits | (rid & 0xFFFF);
-      long packed = ridBits == 64 ? r : (k << ridBits) | r;
-      inOrder &= Long.compareUnsigned(prev, packed) <= 0;
-      prev = packed;
-      LONG.set(data, to + (j << 3), packed);
-    }
-    return inOrder;
   }
 
   /** One stable counting pass: the {@code n} longs at {@code src} to {@code dst} by a byte. */

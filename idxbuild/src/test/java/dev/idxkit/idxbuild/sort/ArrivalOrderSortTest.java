@@ -132,6 +132,68 @@ class ArrivalOrderSortTest {
     assertSameEntries(drain(b.source()), TestEntries.sorted(in), repro);
   }
 
+  /**
+   * The packed sort reads the varying key bytes a run of adjacent positions at a time and counts
+   * them only once the keys stop coming in order: keys in order all the way (a primary key scanned
+   * in key order), in order for a while and then not, varying in runs apart and in one byte alone,
+   * and eight varying bytes (one run as wide as the long, possible only while the RIDs take no
+   * bits).
+   */
+  @Test
+  void packedSortReadsRunsOfVaryingBytesAndCountsOnlyOnceOutOfOrder() {
+    SplittableRandom r = Seeds.random(seed);
+    // A BIGINT key growing with the RID: in order from first to last.
+    List<byte[]> ascending = scanEntries(r, 5_000, 1, 9, 4, 1);
+    long key = 1_000;
+    for (byte[] e : ascending) {
+      key += r.nextInt(3);
+      writeLong(e, 3, key);
+    }
+    // The same, then random keys from the middle on: counting starts late.
+    List<byte[]> thenRandom = new ArrayList<>();
+    for (int i = 0; i < ascending.size(); i++) {
+      byte[] e = ascending.get(i).clone();
+      if (i >= ascending.size() / 2) {
+        writeLong(e, 3, 1_000 + r.nextInt(20_000));
+      }
+      thenRandom.add(e);
+    }
+    // Two key columns varying apart, and one byte alone: runs at 3-4, 7-8 and 12 (five bytes, with
+    // the RIDs of 1,000 rows within 64 bits).
+    List<byte[]> apart = scanEntries(r, 1_000, 1, 11, 0, 1);
+    for (byte[] e : apart) {
+      e[3] = (byte) r.nextInt(4);
+      e[4] = (byte) r.nextInt(256);
+      e[7] = (byte) r.nextInt(2);
+      e[8] = (byte) r.nextInt(256);
+      e[12] = (byte) r.nextInt(3);
+    }
+    // Eight varying key bytes and every RID page 5, slot 0: 64 bits of key, none of RID.
+    List<byte[]> wide = new ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      byte[] e = new byte[2 + 8 + Rid.BYTES];
+      e[1] = 9;
+      writeLong(e, 2, r.nextLong());
+      Rid.write(Rid.of(5, 0), e, 10);
+      wide.add(e);
+    }
+    String[] names = {"ascending", "in order, then random", "runs apart", "eight bytes"};
+    List<List<byte[]>> inputs = List.of(ascending, thenRandom, apart, wide);
+    for (int i = 0; i < inputs.size(); i++) {
+      List<byte[]> in = inputs.get(i);
+      EntryBuffer b = sortInBuffer(in);
+      String what = names[i] + "; " + repro;
+      assertThat(b.isPacked()).as(what).isTrue();
+      assertSameEntries(drain(b.source()), TestEntries.sorted(in), what);
+    }
+  }
+
+  private static void writeLong(byte[] e, int at, long v) {
+    for (int b = 0; b < 8; b++) {
+      e[at + b] = (byte) (v >>> (56 - 8 * b));
+    }
+  }
+
   @Test
   void ridsOutOfOrderOrMixedLengthsTakeThePrefixSort() {
     SplittableRandom r = Seeds.random(seed);
