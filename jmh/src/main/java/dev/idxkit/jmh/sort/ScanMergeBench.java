@@ -38,7 +38,6 @@ public class ScanMergeBench extends BenchmarkBase {
 
   PackedMerge.Group group;
   long total;
-  int entryLength;
 
   @Setup(Level.Trial)
   public void setup() {
@@ -59,7 +58,6 @@ public class ScanMergeBench extends BenchmarkBase {
       b.compact();
       buffers.add(b);
       total += b.size();
-      entryLength = in[0].length;
     }
     group = PackedMerge.unify(buffers);
     if (group == null) {
@@ -79,7 +77,7 @@ public class ScanMergeBench extends BenchmarkBase {
     long taken = 1;
     byte[] batch = m.fillArray(BATCH, 2);
     int[] shared = new int[BATCH];
-    int stride = entryLength - 2;
+    int stride = m.length() - 2;
     byte[] last = new byte[stride]; // the previous batch's last entry: below this batch's
     while (left > 0) {
       int count = (int) Math.min(left, BATCH);

@@ -3,6 +3,8 @@ package dev.idxkit.jmh.sort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idxkit.idxbuild.sort.EntrySource;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -10,9 +12,12 @@ import org.junit.jupiter.api.Test;
  * checks fail on a bad sort or merge.
  */
 class ScanSortBenchTest {
+  private static final List<String> SHAPES =
+      List.of("pk", "partkey", "suppkey", "shipdate", "part_supp");
+
   @Test
   void everyShapeSortsAFullBufferAndTheCheckPasses() {
-    for (String shape : new String[] {"pk", "partkey", "suppkey", "shipdate", "part_supp"}) {
+    for (String shape : SHAPES) {
       ScanSortBench b = new ScanSortBench();
       b.shape = shape;
       b.bufferBytes = 64 * 1024;
@@ -23,20 +28,38 @@ class ScanSortBenchTest {
     }
   }
 
+  /** The counts the bench's description gives for its 16 MiB buffers. */
   @Test
-  void theCheckFailsOnAnUnsortedBuffer() {
-    ScanSortBench b = new ScanSortBench();
-    b.shape = "partkey";
-    b.bufferBytes = 64 * 1024;
-    b.setup();
-    b.fill();
-    // Not sorted: the source refuses, and the check with it.
-    assertThatThrownBy(b::check).isInstanceOf(IllegalStateException.class);
+  void aFullBufferHoldsTheEntriesTheDescriptionSays() {
+    long full = ScanSortBench.BUFFER_BYTES;
+    assertThat(ScanSortBench.entries("pk", full, 1).length).isEqualTo(419_430);
+    assertThat(ScanSortBench.entries("partkey", full, 1).length).isEqualTo(541_200);
+    assertThat(ScanSortBench.entries("shipdate", full, 1).length).isEqualTo(541_200);
+    assertThat(ScanSortBench.entries("part_supp", full, 1).length).isEqualTo(466_033);
+  }
+
+  /** The check both benches' results go through: order and count. */
+  @Test
+  void theCheckFailsOnEntriesOutOfOrderOrMissing() {
+    byte[] a = {0, 3, 1, 5};
+    byte[] b = {0, 3, 1, 6};
+    assertThat(SortMergeBench.checkSorted(source(a, b), 2)).isEqualTo(2);
+    assertThatThrownBy(() -> SortMergeBench.checkSorted(source(b, a), 2))
+        .hasMessage("entries out of order at 1");
+    assertThatThrownBy(() -> SortMergeBench.checkSorted(source(a, b), 3))
+        .hasMessage("2 entries (expected: 3)");
+    // A buffer not sorted at all: its source refuses, and the bench's check with it.
+    ScanSortBench unsorted = new ScanSortBench();
+    unsorted.shape = "partkey";
+    unsorted.bufferBytes = 64 * 1024;
+    unsorted.setup();
+    unsorted.fill();
+    assertThatThrownBy(unsorted::check).isInstanceOf(IllegalStateException.class);
   }
 
   @Test
   void everyShapeMergesAllItsBuffersInOrder() {
-    for (String shape : new String[] {"pk", "partkey", "suppkey", "shipdate", "part_supp"}) {
+    for (String shape : SHAPES) {
       ScanMergeBench b = new ScanMergeBench();
       b.shape = shape;
       b.bufferBytes = 64 * 1024;
@@ -44,5 +67,35 @@ class ScanSortBenchTest {
       assertThat(b.total).as(shape).isGreaterThan(16 * 1_000L);
       assertThat(b.merge()).as(shape).isEqualTo(b.total);
     }
+  }
+
+  /** The entries in the order given. */
+  private static EntrySource source(byte[]... entries) {
+    return new EntrySource() {
+      private int i = -1;
+
+      @Override
+      public boolean next() {
+        return ++i < entries.length;
+      }
+
+      @Override
+      public byte[] array() {
+        return entries[i];
+      }
+
+      @Override
+      public int offset() {
+        return 0;
+      }
+
+      @Override
+      public int length() {
+        return entries[i].length;
+      }
+
+      @Override
+      public void close() {}
+    };
   }
 }
