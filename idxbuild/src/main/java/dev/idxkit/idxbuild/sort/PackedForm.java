@@ -61,25 +61,6 @@ final class PackedForm {
     }
   }
 
-  /**
-   * The runs of a layout's varying positions: the first position of each and its width in bits,
-   * most significant run first.
-   */
-  record Runs(int[] start, int[] bits) {
-    static Runs of(int[] at) {
-      int runs = 0;
-      int[] start = new int[at.length];
-      int[] bits = new int[at.length];
-      for (int v = 0; v < at.length; v++) {
-        if (v == 0 || at[v] != at[v - 1] + 1) {
-          start[runs++] = at[v];
-        }
-        bits[runs - 1] += 8;
-      }
-      return new Runs(Arrays.copyOf(start, runs), Arrays.copyOf(bits, runs));
-    }
-  }
-
   /** Entry to long for one layout; each loop a method of its own, so each compiles on its own. */
   static final class Packer {
     private final int len;
@@ -92,12 +73,23 @@ final class PackedForm {
     private final long firstPage;
 
     Packer(PackedEntries.Layout layout, int len) {
-      Runs runs = Runs.of(layout.at());
+      int[] at = layout.at();
       this.len = len;
       this.keyLen = len - 8;
-      this.varying = layout.at().length;
-      this.runStart = runs.start();
-      this.runBits = runs.bits();
+      this.varying = at.length;
+      // The runs of adjacent varying positions, most significant first: each one's first position
+      // and its width in bits.
+      int runs = 0;
+      int[] start = new int[varying];
+      int[] bits = new int[varying];
+      for (int v = 0; v < varying; v++) {
+        if (v == 0 || at[v] != at[v - 1] + 1) {
+          start[runs++] = at[v];
+        }
+        bits[runs - 1] += 8;
+      }
+      this.runStart = Arrays.copyOf(start, runs);
+      this.runBits = Arrays.copyOf(bits, runs);
       this.ridBits = layout.ridBits();
       this.slotBits = layout.slotBits();
       this.firstPage = layout.firstPage();
