@@ -81,10 +81,21 @@ final class IdxbuildFloor {
    * it is compared with; {@link #record} writes the medians and the ratios to the sheet.
    */
   static final class Rounds {
-    /** One round: its floor and the rebuild it is set against, in seconds. */
-    private record Round(Result floor, double rebuild) {
+    /**
+     * One round: its floor, the rebuild it is set against (seconds) and the bytes the floor wrote.
+     */
+    private record Round(Result floor, double rebuild, long bytesWritten) {
       double ratio() {
         return rebuild / floor.total();
+      }
+
+      /** The ratio with the floor's write taking {@code writeSeconds} instead. */
+      double ratioWithWrite(double writeSeconds) {
+        return rebuild / (floor.readSeconds() + floor.sortSeconds() + writeSeconds);
+      }
+
+      double writeMegabytesPerSecond() {
+        return bytesWritten / 1e6 / floor.writeSeconds();
       }
     }
 
@@ -113,20 +124,21 @@ final class IdxbuildFloor {
 
     /** The floor for {@code rep}'s work, beside this round's rebuild of the configuration. */
     void measure(RebuildReport rep, PrintStream out) throws Exception {
-      Round r = new Round(floorOf(rep), rep.totalNanos() / 1e9);
+      Round r = new Round(floorOf(rep), rep.totalNanos() / 1e9, rep.pagesWritten() * pageSize);
       rounds.add(r);
       Result f = r.floor();
       out.printf(
           Locale.ROOT,
           "  floor: read %,.0f MB %.2f s + sort %,d keys on %d threads %.2f s + write+fsync %,.0f"
-              + " MB %.2f s = %.2f s; idxkit %s this round %.2f s: %.2fx%n",
+              + " MB %.2f s (%,.0f MB/s) = %.2f s; idxkit %s this round %.2f s: %.2fx%n",
           f.bytesRead() / 1e6,
           f.readSeconds(),
           rep.keys(),
           threads,
           f.sortSeconds(),
-          rep.pagesWritten() * pageSize / 1e6,
+          r.bytesWritten() / 1e6,
           f.writeSeconds(),
+          r.writeMegabytesPerSecond(),
           f.total(),
           label,
           r.rebuild(),
@@ -176,6 +188,43 @@ final class IdxbuildFloor {
               IdxbuildCli.median(ratios),
               IdxbuildCli.max(ratios),
               IdxbuildCli.median(sum));
+      out.println("  " + text);
+      sheet.note(text);
+      recordDiskSpread(sheet, out);
+    }
+
+    /**
+     * The write + fsync's rate in each round, and each round's ratio again with the run's fastest
+     * write in place of its own. The device's rate moves by several times within minutes on the
+     * shared VMs (0.24 s to 1.55 s for the same 322 MB, 2026-11-29), while the rebuild hands its
+     * writes to the kernel as it goes and its publish waits only for the tail (0.01-0.05 s in the
+     * same rounds): a slow write makes the floor, not the rebuild, slower, and the per-round ratio
+     * then says more about the disk than about the rebuild. The second ratio sets every rebuild
+     * against the quickest floor this run saw, the stricter bar; both are printed, and the goal
+     * stays judged on the first.
+     */
+    private void recordDiskSpread(ResultSheet sheet, PrintStream out) {
+      double[] rates = rounds.stream().mapToDouble(Round::writeMegabytesPerSecond).toArray();
+      double fastest = IdxbuildCli.min(column(Result::writeSeconds));
+      double[] strict = rounds.stream().mapToDouble(r -> r.ratioWithWrite(fastest)).toArray();
+      sheet.add("floor", "write rate", "min", IdxbuildCli.min(rates), "MB/s");
+      sheet.add("floor", "write rate", "max", IdxbuildCli.max(rates), "MB/s");
+      sheet.add("floor", "fastest write", "ratio", IdxbuildCli.median(strict), "x (median round)");
+      sheet.add("floor", "fastest write", "ratio max", IdxbuildCli.max(strict), "x");
+      String text =
+          String.format(
+              Locale.ROOT,
+              "floor's write+fsync %,.0f-%,.0f MB/s over the rounds%s; with the fastest write (%.2f"
+                  + " s) in every round's floor: min %.2fx / median %.2fx / max %.2fx",
+              IdxbuildCli.min(rates),
+              IdxbuildCli.max(rates),
+              IdxbuildCli.max(rates) > 2 * IdxbuildCli.min(rates)
+                  ? " (the disk's rate moved more than 2x: the per-round ratio moves with it)"
+                  : "",
+              fastest,
+              IdxbuildCli.min(strict),
+              IdxbuildCli.median(strict),
+              IdxbuildCli.max(strict));
       out.println("  " + text);
       sheet.note(text);
     }

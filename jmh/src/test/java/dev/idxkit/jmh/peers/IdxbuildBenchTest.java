@@ -78,6 +78,14 @@ class IdxbuildBenchTest {
         .isCloseTo(
             s.value("idxkit", "six t2 64m", "total") / s.value("floor", "sum", "total"),
             within(1e-9));
+    // The write's rate beside it, and the ratio with the run's fastest write in every floor: with
+    // one round the fastest is its own, so the two ratios agree.
+    assertThat(text).contains(" MB/s) = ", "floor's write+fsync ", "with the fastest write (");
+    assertThat(s.value("floor", "write rate", "min")).isPositive();
+    assertThat(s.value("floor", "write rate", "max"))
+        .isEqualTo(s.value("floor", "write rate", "min"));
+    assertThat(s.value("floor", "fastest write", "ratio"))
+        .isCloseTo(s.value("floor", "rounds", "ratio"), within(1e-9));
     assertThat(s.goals())
         .anySatisfy(
             g -> {
