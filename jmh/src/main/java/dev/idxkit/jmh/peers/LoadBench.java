@@ -199,7 +199,7 @@ public final class LoadBench {
           try (BenchDir scratch = BenchDir.create(dir.path(), "round");
               Database db = Lineitem.create(scratch.resolve("idxkit"))) {
             evictIf(c, csv);
-            RoundCost cost = RoundCost.start();
+            LoadRoundCost cost = LoadRoundCost.start();
             LoadReport r = Lineitem.loadCsv(db, csv, IndexMode.DEFERRED, build);
             rounds.add(r);
             printRound(out, round, r, cost.end(), machine.sampleLoad());
@@ -207,7 +207,7 @@ public final class LoadBench {
         }
         try (Database fromCsv = Lineitem.create(dir.resolve("idxkit-csv"))) {
           evictIf(c, csv);
-          RoundCost cost = RoundCost.start();
+          LoadRoundCost cost = LoadRoundCost.start();
           LoadReport last = Lineitem.loadCsv(fromCsv, csv, IndexMode.DEFERRED, build);
           String lastCost = cost.end();
           rounds.add(last);
@@ -302,48 +302,6 @@ public final class LoadBench {
         r.timings().processCpuNanos() / 1e9,
         cost,
         load);
-  }
-
-  /**
-   * What a round cost the process beside CPU time: young and old collections with their pause time,
-   * and minor page faults (from {@code /proc/self/stat} on Linux), the suspects when the same work
-   * costs different CPU from round to round.
-   */
-  private record RoundCost(long collections, long gcMillis, long minorFaults) {
-    static RoundCost start() {
-      return now();
-    }
-
-    private static RoundCost now() {
-      long n = 0;
-      long ms = 0;
-      for (var gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
-        n += Math.max(0, gc.getCollectionCount());
-        ms += Math.max(0, gc.getCollectionTime());
-      }
-      return new RoundCost(n, ms, readMinorFaults());
-    }
-
-    /** Field 10 of /proc/self/stat, or -1 where there is none. */
-    private static long readMinorFaults() {
-      try {
-        String stat = Files.readString(Path.of("/proc/self/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(f[7]);
-      } catch (java.io.IOException | RuntimeException e) {
-        return -1;
-      }
-    }
-
-    String end() {
-      RoundCost e = now();
-      return String.format(
-          Locale.ROOT,
-          "%d collections, %d ms in GC, %,d minor faults",
-          e.collections - collections,
-          e.gcMillis - gcMillis,
-          minorFaults < 0 ? -1 : e.minorFaults - minorFaults);
-    }
   }
 
   /** The round of median load rows/s (the lower middle one for an even count). */

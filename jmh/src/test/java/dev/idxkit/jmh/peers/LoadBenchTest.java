@@ -46,6 +46,14 @@ class LoadBenchTest {
         .isPositive()
         .isLessThanOrEqualTo(s.value("idxkit", "csv", "rows/s max"));
     assertThat(text).contains("2 rounds: rows/s min").contains("round 1: CSV load");
+    // What a round cost beside CPU, read from /proc on Linux: faults and the bytes read from the
+    // disk, the signs of a round that found its CSV out of the page cache, and the host's steal.
+    if (Files.exists(Path.of("/proc/self/io"))) {
+      assertThat(text)
+          .containsPattern(
+              "collections, [0-9]+ ms in GC, [0-9,]+ minor faults, [0-9,]+ major, [0-9,.]+ MB read"
+                  + " from the disk, [0-9.]+ s of CPU stolen by the host");
+    }
     assertThat(text).contains("warm-up CSV load");
     assertThat(text).contains("cross-check: 150 index lookups agree across 5 stores");
     assertThat(text).contains("idxkit check: both databases clean");
