@@ -43,22 +43,9 @@ final class PackedForm {
     if (j == n) {
       return true;
     }
-    int varying = layout.at().length;
-    count(data, to, j, varying, layout.ridBits(), counts);
+    p.count(data, to, j, counts);
     p.packCounting(data, j, n, to, counts);
     return false;
-  }
-
-  /**
-   * Counts the values of each of the {@code varying} key bytes of the {@code n} longs at {@code
-   * data[at]} into {@code counts} (digit {@code d}, the {@code d}-th byte from the key's end, at
-   * {@code [d << 8, (d + 1) << 8)}).
-   */
-  private static void count(byte[] data, int at, int n, int varying, int ridBits, int[] counts) {
-    for (int j = 0; j < n; j++) {
-      long k = (long) LONG.get(data, at + (j << 3));
-      countDigits(ridBits == 64 ? 0 : k >>> ridBits, varying, counts);
-    }
   }
 
   /** Entry to long for one layout; each loop a method of its own, so each compiles on its own. */
@@ -130,16 +117,27 @@ final class PackedForm {
     void packCounting(byte[] data, int from, int n, int to, int[] counts) {
       for (int j = from; j < n; j++) {
         long packed = pack(data, j * len);
-        countDigits(ridBits == 64 ? 0 : packed >>> ridBits, varying, counts);
+        countDigits(packed, counts);
         LONG.set(data, to + (j << 3), packed);
       }
     }
-  }
 
-  /** Counts each of the {@code varying} low bytes of {@code key} (digit d at {@code d << 8}). */
-  private static void countDigits(long key, int varying, int[] counts) {
-    for (int d = 0; d < varying; d++) {
-      counts[(d << 8) | ((int) (key >>> (d << 3)) & 0xFF)]++;
+    /** Counts the varying key bytes of the {@code n} longs already packed at {@code data[at]}. */
+    void count(byte[] data, int at, int n, int[] counts) {
+      for (int j = 0; j < n; j++) {
+        countDigits((long) LONG.get(data, at + (j << 3)), counts);
+      }
+    }
+
+    /**
+     * Counts each varying key byte's value of {@code packed} into {@code counts}: digit {@code d},
+     * the {@code d}-th byte from the key's end, at {@code [d << 8, (d + 1) << 8)}.
+     */
+    private void countDigits(long packed, int[] counts) {
+      long key = ridBits == 64 ? 0 : packed >>> ridBits;
+      for (int d = 0; d < varying; d++) {
+        counts[(d << 8) | ((int) (key >>> (d << 3)) & 0xFF)]++;
+      }
     }
   }
 }
