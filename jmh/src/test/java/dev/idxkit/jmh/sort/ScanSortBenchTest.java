@@ -18,11 +18,7 @@ class ScanSortBenchTest {
   @Test
   void everyShapeSortsAFullBufferAndTheCheckPasses() {
     for (String shape : SHAPES) {
-      ScanSortBench b = new ScanSortBench();
-      b.shape = shape;
-      b.bufferBytes = 64 * 1024;
-      b.setup();
-      b.fill();
+      ScanSortBench b = filled(shape);
       assertThat(b.sort()).as(shape).isEqualTo(b.entries()).isGreaterThan(1_000);
       b.check();
     }
@@ -49,11 +45,7 @@ class ScanSortBenchTest {
     assertThatThrownBy(() -> SortMergeBench.checkSorted(source(a, b), 3))
         .hasMessage("2 entries (expected: 3)");
     // A buffer not sorted at all: its source refuses, and the bench's check with it.
-    ScanSortBench unsorted = new ScanSortBench();
-    unsorted.shape = "partkey";
-    unsorted.bufferBytes = 64 * 1024;
-    unsorted.setup();
-    unsorted.fill();
+    ScanSortBench unsorted = filled("partkey");
     assertThatThrownBy(unsorted::check).isInstanceOf(IllegalStateException.class);
   }
 
@@ -67,6 +59,16 @@ class ScanSortBenchTest {
       assertThat(b.total).as(shape).isGreaterThan(16 * 1_000L);
       assertThat(b.merge()).as(shape).isEqualTo(b.total);
     }
+  }
+
+  /** A sort bench of {@code shape} with one small buffer filled, not yet sorted. */
+  private static ScanSortBench filled(String shape) {
+    ScanSortBench b = new ScanSortBench();
+    b.shape = shape;
+    b.bufferBytes = 64 * 1024;
+    b.setup();
+    b.fill();
+    return b;
   }
 
   /** The entries in the order given. */
