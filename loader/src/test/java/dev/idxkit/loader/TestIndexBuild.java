@@ -7,34 +7,47 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 
 /**
- * The real deferred build ({@link RebuildIndexBuild}) with a small memory budget, sorting in a temp
- * directory of its own, counting its calls for tests that check when the loader builds.
+ * The real deferred build ({@link RebuildIndexBuild}) with a small memory budget, counting its
+ * calls for tests that check when the loader builds. Each build sorts in a temp directory of its
+ * own, removed when the build returns: deleteOnExit did not run in Surefire's forks, and every test
+ * run left its directories in /tmp.
  */
 final class TestIndexBuild implements IndexBuild {
   int calls;
-  private final IndexBuild real;
 
-  TestIndexBuild() {
+  @Override
+  public Result build(Database db, List<String> indexNames, Listener listener) {
+    calls++;
+    Path sort;
     try {
-      Path sort = Files.createTempDirectory("idxkit-test-sort");
-      sort.toFile().deleteOnExit();
-      real =
+      sort = Files.createTempDirectory("idxkit-test-sort");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      IndexBuild real =
           new RebuildIndexBuild(
               RebuildOptions.defaults(SrtFile.ofDirectory(sort))
                   .withThreads(2, 2, 2)
                   .withMemory(16L << 20),
               "test sort directory " + sort);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      return real.build(db, indexNames, listener);
+    } finally {
+      deleteTree(sort);
     }
   }
 
-  @Override
-  public Result build(Database db, List<String> indexNames, Listener listener) {
-    calls++;
-    return real.build(db, indexNames, listener);
+  private static void deleteTree(Path dir) {
+    try (var files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not remove the test sort directory " + dir, e);
+    }
   }
 }
