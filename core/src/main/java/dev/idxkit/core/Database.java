@@ -7,6 +7,7 @@ import dev.idxkit.core.internal.RowOps;
 import dev.idxkit.core.internal.TableScan;
 import dev.idxkit.core.internal.ViewSource;
 import dev.idxkit.core.internal.btree.BTree;
+import dev.idxkit.core.internal.io.Madvise;
 import dev.idxkit.core.internal.txn.Store;
 import dev.idxkit.core.internal.txn.StoreOptions;
 import dev.idxkit.core.internal.txn.StoreTxn;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 
@@ -41,6 +43,8 @@ import java.util.function.Function;
  * {@link DatabaseLockedException}. {@link #close()} checkpoints and is idempotent.
  */
 public final class Database implements AutoCloseable {
+  private static final AtomicBoolean PRELOAD_STARTED = new AtomicBoolean();
+
   static {
     Internals.register(db -> db.store);
   }
@@ -84,6 +88,27 @@ public final class Database implements AutoCloseable {
   public static Database open(Path dir, DatabaseOptions options) {
     JvmFlags.check();
     return new Database(Store.open(dir, options.storeOptions()));
+  }
+
+  /**
+   * Starts loading, on a daemon thread of its own, what the first {@link #open} or {@link #create}
+   * of this JVM would otherwise load on the caller's thread: the C library binding (madvise,
+   * mincore, sync_file_range through jnr-ffi), about 75 ms of a cold {@code idxkit info}'s main
+   * thread. Returns at once. For a program whose start-up counts, such as a command line: called
+   * first thing, the binding loads while the program reads its arguments, and the first open finds
+   * it loaded, or waits for the rest of it. Never needed; calling it again does nothing.
+   *
+   * <p>Safe to overlap: the thread initializes only that binding's class, whose initializer needs
+   * the JDK, jnr-ffi and (when the library cannot be loaded) {@link ProblemText}, none of which
+   * needs the store's classes; nothing else of idxkit uses jnr-ffi. A thread that needs the class
+   * meanwhile waits for that initializer, which never waits for it back.
+   */
+  public static void preloadInBackground() {
+    if (PRELOAD_STARTED.compareAndSet(false, true)) {
+      Thread t = new Thread(Madvise::osPageSize, "idxkit-preload");
+      t.setDaemon(true);
+      t.start();
+    }
   }
 
   public Path dir() {
