@@ -31,7 +31,14 @@ import java.util.function.ToDoubleFunction;
  *       scratch array): the cheapest in-memory sort of that many fixed-size keys. The keys are made
  *       before the clock starts.
  *   <li><b>Write</b>: the bytes of the pages the rebuild wrote, written sequentially in 1 MiB
- *       writes to a new file beside the database and fsynced, then deleted.
+ *       writes over a file of the floor's own, then fsynced. The file is allocated (written and
+ *       fsynced, untimed) before the first round and kept, as the rebuild's are: its index area
+ *       keeps its size from round to round, each new index written into the pages the one before
+ *       freed, so the rebuild overwrites allocated blocks. A new file every round, as the floor
+ *       wrote until 2026-11-29, paid for allocating its blocks and for discarding the last round's
+ *       (this VM's ext4 is mounted with {@code discard}): 620 MB took 0.49-2.88 s (226-1,328 MB/s)
+ *       as a new file and 0.24-0.26 s (2,525-2,732 MB/s) over the same file, in turn, in the same
+ *       minute, and the goal's verdict turned with whichever the new file got.
  * </ol>
  *
  * <p>It extracts no key, merges nothing, builds no page and checks nothing: a real rebuild cannot
@@ -67,21 +74,34 @@ final class IdxbuildFloor {
 
   private IdxbuildFloor() {}
 
-  static Result measure(
-      Path heapFile, long entries, long bytesWritten, Path scratchDir, int threads)
+  /**
+   * The floor of a rebuild that made {@code entries} entries and wrote {@code bytesWritten} bytes;
+   * the write goes over {@code out}, which must hold at least that many bytes already ({@link
+   * #allocate}).
+   */
+  static Result measure(Path heapFile, long entries, long bytesWritten, Path out, int threads)
       throws Exception {
     long t0 = System.nanoTime();
     long read = readAll(heapFile);
     double readS = (System.nanoTime() - t0) / 1e9;
     double sortS = sortSeconds(entries, Math.max(1, threads));
-    Path out = Files.createTempFile(scratchDir, "floor-", ".out");
+    long t1 = System.nanoTime();
+    writeAndSync(out, bytesWritten);
+    double writeS = (System.nanoTime() - t1) / 1e9;
+    return new Result(readS, sortS, writeS, read, bytesWritten);
+  }
+
+  /**
+   * {@code file} made to hold at least {@code bytes} written and fsynced bytes, so that a write of
+   * that many overwrites allocated blocks; created when missing, never shrunk.
+   */
+  static void allocate(Path file, long bytes) {
     try {
-      long t1 = System.nanoTime();
-      writeAndSync(out, bytesWritten);
-      double writeS = (System.nanoTime() - t1) / 1e9;
-      return new Result(readS, sortS, writeS, read, bytesWritten);
-    } finally {
-      Files.deleteIfExists(out);
+      if (!Files.exists(file) || Files.size(file) < bytes) {
+        writeAndSync(file, bytes);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot allocate " + file, e);
     }
   }
 
@@ -149,8 +169,10 @@ final class IdxbuildFloor {
     }
 
     private Result floorOf(RebuildReport rep) throws Exception {
-      return IdxbuildFloor.measure(
-          heapFile, rep.keys(), rep.pagesWritten() * pageSize, scratchDir, threads);
+      long bytes = rep.pagesWritten() * pageSize;
+      Path out = scratchDir.resolve("floor-write.out");
+      allocate(out, bytes);
+      return IdxbuildFloor.measure(heapFile, rep.keys(), bytes, out, threads);
     }
 
     /**
@@ -164,7 +186,8 @@ final class IdxbuildFloor {
           "read the heap file once (1 MiB reads), LSD radix sort of as many random 64-bit keys as"
               + " entries on "
               + threads
-              + " threads, write + fsync of the bytes the rebuild wrote; nothing else; after every"
+              + " threads, write + fsync of the bytes the rebuild wrote over a file allocated before"
+              + " the first round; nothing else; after every"
               + " round, beside that round's "
               + label);
       if (rounds.isEmpty()) {
@@ -313,10 +336,14 @@ final class IdxbuildFloor {
     // 8 passes: the sorted keys are back in a.
   }
 
-  /** Writes {@code bytes} to {@code file} in 1 MiB writes, then fsyncs it. */
+  /**
+   * Writes {@code bytes} to {@code file} from its start in 1 MiB writes, then fsyncs it; creates
+   * the file when missing.
+   */
   static void writeAndSync(Path file, long bytes) {
     ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       long at = 0;
       while (at < bytes) {
         buf.clear();
