@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +87,22 @@ class IdxbuildBenchTest {
         .isEqualTo(s.value("floor", "write rate", "min"));
     assertThat(s.value("floor", "fastest write", "ratio"))
         .isCloseTo(s.value("floor", "rounds", "ratio"), within(1e-9));
+    // The floor's sort on one thread too: the machine's own speed-up, beside the big index's goal.
+    assertThat(text)
+        .contains("the floor's sort on 2 threads against 1, the machine's own speed-up");
+    double machine = s.value("floor", "sort speed-up", "ratio");
+    assertThat(machine).isPositive();
+    assertThat(s.goals())
+        .anySatisfy(
+            g -> {
+              assertThat(g.goal()).startsWith("2 threads >= 1.8x 1 thread on a single big index");
+              assertThat(g.measured())
+                  .endsWith(
+                      String.format(
+                          Locale.ROOT,
+                          " (the floor's sort: 2 threads %.2fx 1 on this machine)",
+                          machine));
+            });
     assertThat(s.goals())
         .anySatisfy(
             g -> {

@@ -28,6 +28,11 @@ class IdxbuildFloorTest {
     assertThat(r.bytesRead()).isEqualTo(3 << 20);
     assertThat(r.bytesWritten()).isEqualTo(2 << 20);
     assertThat(r.writeSeconds()).isPositive();
+    // On two threads the sort is timed on one too: the machine's own speed-up.
+    assertThat(r.sortOneThreadSeconds()).isPositive();
+    assertThat(r.sortSpeedup()).isEqualTo(r.sortOneThreadSeconds() / r.sortSeconds());
+    IdxbuildFloor.Result one = IdxbuildFloor.measure(heap, 10_000, 2 << 20, out, 1);
+    assertThat(one.sortOneThreadSeconds()).isEqualTo(one.sortSeconds());
     // The same file, written over: not a new one per measurement.
     assertThat(Files.readAttributes(out, BasicFileAttributes.class).fileKey()).isEqualTo(file);
     assertThat(Files.size(out)).isEqualTo(2 << 20);
