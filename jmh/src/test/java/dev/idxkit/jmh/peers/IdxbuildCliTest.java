@@ -74,4 +74,16 @@ class IdxbuildCliTest {
     assertThat(foreign.file()).isNull();
     assertThat(foreign.note()).contains("made by another JVM");
   }
+
+  @Test
+  void theRunsPassTheHeapFlagTheLauncherGivesIdxbuild() throws Exception {
+    Path root = Path.of("").toAbsolutePath();
+    while (!Files.isRegularFile(root.resolve("idxkit")) || !Files.exists(root.resolve("mvnw"))) {
+      root = root.getParent(); // Surefire runs in the module's directory, below the repository's
+    }
+    String launcher = Files.readString(root.resolve("idxkit"));
+    assertThat(launcher)
+        .contains(
+            "if [ \"${1:-}\" = \"idxbuild\" ]; then\n  heap=\"" + IdxbuildCli.LAUNCHER_HEAP + "\"");
+  }
 }
