@@ -440,6 +440,8 @@ public final class IdxbuildBench {
     sheet.setting(
         "idxkit (new JVM)",
         "java $(cat cli/target/jvm.args) "
+            + IdxbuildCli.LAUNCHER_HEAP
+            + " "
             + (archive.file() == null
                 ? ""
                 // The flags this JVM's runs passed, with the archive's path as the README writes
