@@ -136,7 +136,9 @@ final class SortGroup {
    * one is sorted while the scan goes on instead of all at the end).
    */
   EntryBuffer newBuffer() {
-    return new EntryBuffer(plan.bufferPerThread());
+    // Each scan worker's share of the group's estimated bytes: a big group's buffers start at
+    // their full size, a small group's at what it is expected to hold.
+    return new EntryBuffer(plan.bufferPerThread(), plan.estimatedBytes() / scanThreads);
   }
 
   /**

@@ -37,9 +37,10 @@ import java.util.Arrays;
  *
  * <p>Memory: {@link #bytesUsed()} = entry bytes + {@value #INDEX_BYTES_PER_ENTRY} bytes per entry,
  * and {@code add} refuses an entry that would take it past the capacity, so the buffer fills to its
- * capacity exactly whatever the mix of entry lengths. The arena starts small and doubles, never
- * past the capacity (while it grows, the old arena lives until the copy is done); a buffer that is
- * never filled never allocates its full capacity. Sorting allocates 6 KB of counters.
+ * capacity exactly whatever the mix of entry lengths. The arena starts at the bytes the caller
+ * expects (64 KiB when it says nothing) and doubles, never past the capacity (while it grows, the
+ * old arena lives until the copy is done); a buffer expected to hold little never allocates its
+ * full capacity. Sorting allocates 6 KB of counters.
  */
 public final class EntryBuffer {
   /** Index bytes per entry: the prefix and the packed offset and length. */
@@ -55,6 +56,9 @@ public final class EntryBuffer {
           long[].class, java.nio.ByteOrder.BIG_ENDIAN);
 
   private final long capacity;
+  // The arena's size when the first entry comes: the bytes the caller expects (at least MIN_ARENA),
+  // so that a buffer expected to fill starts full-size instead of doubling its way there.
+  private final long firstArena;
   private byte[] arena = NO_BYTES;
   private int dataLen;
   private int n;
@@ -81,11 +85,22 @@ public final class EntryBuffer {
   private PackedEntries packed;
 
   public EntryBuffer(long capacityBytes) {
+    this(capacityBytes, MIN_ARENA);
+  }
+
+  /**
+   * A buffer whose arena starts at {@code expectedBytes} (at least 64 KiB, at most the capacity)
+   * when its first entry comes, and doubles from there if more come. A scan worker's buffer of a
+   * big group fills: started at its capacity it is allocated once instead of eight times over (64
+   * KiB to 16 MiB, each doubling a new array and a copy of what the last held).
+   */
+  public EntryBuffer(long capacityBytes, long expectedBytes) {
     if (capacityBytes < 1024 || capacityBytes > MAX_CAPACITY) {
       throw new IllegalArgumentException(
           "capacityBytes : " + capacityBytes + " (expected: 1024.." + MAX_CAPACITY + ")");
     }
     this.capacity = capacityBytes;
+    this.firstArena = Math.min(capacityBytes, Math.max(MIN_ARENA, expectedBytes));
   }
 
   /**
@@ -462,7 +477,12 @@ public final class EntryBuffer {
    * A larger arena (doubling, at most the capacity): the data stays at the front, pairs at the top.
    */
   private void grow(long need) {
-    long want = Math.max(need, Math.min(capacity, Math.max(2L * arena.length, MIN_ARENA)));
+    long want =
+        Math.max(
+            need,
+            arena.length == 0
+                ? firstArena
+                : Math.min(capacity, Math.max(2L * arena.length, MIN_ARENA)));
     byte[] next = new byte[(int) want];
     System.arraycopy(arena, 0, next, 0, dataLen);
     if (!pairsPending) {

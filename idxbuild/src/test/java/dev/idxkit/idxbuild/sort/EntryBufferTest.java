@@ -234,6 +234,33 @@ class EntryBufferTest {
   }
 
   @Test
+  void anArenaStartsAtTheBytesExpected() {
+    SplittableRandom rnd = Seeds.random(seed);
+    long cap = 4 << 20;
+    // Expected to fill: allocated once, at its capacity, and filled without growing.
+    EntryBuffer full = new EntryBuffer(cap, 10L << 20);
+    assertThat(full.bytesAllocated()).as("nothing before the first entry").isZero();
+    List<byte[]> in = new ArrayList<>();
+    byte[] e;
+    while (full.add(e = TestEntries.bytes(rnd, 20))) {
+      in.add(e);
+    }
+    assertThat(full.bytesAllocated()).isEqualTo(cap);
+    assertThat(full.growths()).isEqualTo(1);
+    full.sort();
+    assertSameEntries(drain(full.source()), TestEntries.sorted(in), "seed " + seed);
+    // Expected to hold little: starts at 64 KiB (the least), grows by doubling when more comes.
+    EntryBuffer small = new EntryBuffer(cap, 1000);
+    small.add(new byte[10]);
+    assertThat(small.bytesAllocated()).isEqualTo(64 << 10);
+    while (small.bytesUsed() < (100 << 10)) {
+      small.add(TestEntries.bytes(rnd, 20));
+    }
+    assertThat(small.bytesAllocated()).isEqualTo(128 << 10);
+    assertThat(small.growths()).isEqualTo(2);
+  }
+
+  @Test
   void clearReusesAndResortWorks() {
     SplittableRandom rnd = Seeds.random(seed);
     EntryBuffer b = new EntryBuffer(4 << 20);
