@@ -2,12 +2,11 @@ package dev.idxkit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idxkit.core.testing.ChildJvm;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -54,18 +53,7 @@ class PreloadTest {
   }
 
   private static String child(Path dir, String mode) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-") || a.startsWith("-D")) {
-        command.add(a);
-      }
-    }
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(PreloadTest.class.getName());
-    command.add(dir.toString());
-    command.add(mode);
+    List<String> command = ChildJvm.command(PreloadTest.class, List.of(dir.toString(), mode));
     Path err = Files.createTempFile(dir.getParent(), "child", ".err");
     Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

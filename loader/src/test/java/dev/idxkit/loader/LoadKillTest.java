@@ -3,12 +3,12 @@ package dev.idxkit.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.Database;
+import dev.idxkit.core.testing.ChildJvm;
 import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.loader.input.CsvOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,27 +99,19 @@ class LoadKillTest {
   private List<String> runAndKill(
       Path dir, Path csv, IndexMode mode, String start, Path rejects, int after)
       throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-") || a.startsWith("-D")) {
-        command.add(a);
-      }
-    }
-    command.add("-ea");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(LoadMain.class.getName());
-    command.addAll(
-        List.of(
-            dir.toString(),
-            csv.toString(),
-            "t",
-            mode.name(),
-            start,
-            "300",
-            "4096",
-            rejects.toString()));
+    List<String> command =
+        ChildJvm.command(
+            LoadMain.class,
+            List.of(
+                dir.toString(),
+                csv.toString(),
+                "t",
+                mode.name(),
+                start,
+                "300",
+                "4096",
+                rejects.toString()));
+    command.add(1, "-ea");
     Path err = Files.createTempFile(tmp, "child", ".err");
     Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
     List<String> lines = new ArrayList<>();

@@ -2,10 +2,10 @@ package dev.idxkit.jmh.experiments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idxkit.core.testing.ChildJvm;
 import dev.idxkit.jmh.experiments.AccountingPass.Outcome;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,18 +67,9 @@ class AccountingKillTest {
   @Test
   void killedMidPassThenResumedGivesTheModelsTallies() throws Exception {
     Path work = tmp.resolve("work");
-    List<String> cmd = new ArrayList<>();
-    cmd.add(ProcessHandle.current().info().command().orElse("java"));
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-") || a.startsWith("-D")) {
-        cmd.add(a);
-      }
-    }
-    cmd.add("-cp");
-    cmd.add(System.getProperty("java.class.path"));
-    cmd.add(Child.class.getName());
-    cmd.addAll(List.of(SIZE));
-    cmd.addAll(List.of("--work", work.toString(), "--out", tmp.resolve("out1").toString()));
+    List<String> args = new ArrayList<>(List.of(SIZE));
+    args.addAll(List.of("--work", work.toString(), "--out", tmp.resolve("out1").toString()));
+    List<String> cmd = ChildJvm.command(Child.class, args);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     List<String> seen = new ArrayList<>();
     try (BufferedReader r =
