@@ -12,7 +12,7 @@ public class LoopA {
     try (Session s = new Session(guard, false, System.err, StandardCharsets.UTF_8, System::nanoTime, 5000)) {
       for (int j = 0; j < 2 * n; j++) {
         int i = j / 2; String t = j % 2 == 0 ? "1" : "2";
-        boolean p = false;
+        boolean p = i >= 3; // the JFR run set this false and printed "START j tT <time>" before each round
         if (p) ap.execute("start,event=cpu,interval=1ms,threads");
         String[] args = {"idxbuild", System.getProperty("db", "/tmp/s13/sf05.db"), "--index", System.getProperty("index", "lineitem_pk"), "--memory", System.getProperty("mem", "2g"), "--threads", t, "--scan-threads", t, "-mergethreads", t, "--srt", "/tmp/s13/sf05.srt", "--progress", "none"};
         long t0 = System.nanoTime();
