@@ -134,7 +134,8 @@ public final class Main implements Callable<Integer> {
       // setting of this process only; a program that embeds the store keeps jnr-ffi's default.
       System.setProperty(JNR_ASM, "false");
     }
-    if (named(args).size() == 1) {
+    List<Class<?>> named = named(args);
+    if (named.size() == 1) {
       // A command is named: the database binding loads beside picocli's reading of the command's
       // model (about 0.1 s each) instead of after it. Help or a mistyped command skips it.
       Database.preloadInBackground();
@@ -159,7 +160,7 @@ public final class Main implements Callable<Integer> {
             StandardCharsets.UTF_8,
             System::nanoTime,
             plainInterval())) {
-      code = run(session, out, err, args);
+      code = run(session, out, err, named, args);
     }
     guard.finished();
     if (guard.interrupted()) {
@@ -171,8 +172,18 @@ public final class Main implements Callable<Integer> {
 
   /** Runs one command line in this JVM; returns the exit code. Output is flushed on return. */
   public static int run(Session session, PrintWriter out, PrintWriter err, String... args) {
+    return run(session, out, err, named(args), args);
+  }
+
+  /** {@link #run} with the subcommands {@link #named} already chose for {@code args}. */
+  private static int run(
+      Session session,
+      PrintWriter out,
+      PrintWriter err,
+      List<Class<?>> subcommands,
+      String... args) {
     try {
-      return commandLine(session, out, err, named(args)).execute(args);
+      return commandLine(session, out, err, subcommands).execute(args);
     } finally {
       out.flush();
       err.flush();

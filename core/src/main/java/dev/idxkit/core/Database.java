@@ -98,17 +98,20 @@ public final class Database implements AutoCloseable {
    * first thing, the binding loads while the program reads its arguments, and the first open finds
    * it loaded, or waits for the rest of it. Never needed; calling it again does nothing.
    *
-   * <p>Safe to overlap: the thread initializes only that binding's class, whose initializer needs
-   * the JDK, jnr-ffi and (when the library cannot be loaded) {@link ProblemText}, none of which
-   * needs the store's classes; nothing else of idxkit uses jnr-ffi. A thread that needs the class
-   * meanwhile waits for that initializer, which never waits for it back.
+   * @return true when this call started the thread, false when an earlier call had
+   *     <p>Safe to overlap: the thread initializes only that binding's class, whose initializer
+   *     needs the JDK, jnr-ffi and (when the library cannot be loaded) {@link ProblemText}, none of
+   *     which needs the store's classes; nothing else of idxkit uses jnr-ffi. A thread that needs
+   *     the class meanwhile waits for that initializer, which never waits for it back.
    */
-  public static void preloadInBackground() {
-    if (PRELOAD_STARTED.compareAndSet(false, true)) {
-      Thread t = new Thread(Madvise::osPageSize, "idxkit-preload");
-      t.setDaemon(true);
-      t.start();
+  public static boolean preloadInBackground() {
+    if (!PRELOAD_STARTED.compareAndSet(false, true)) {
+      return false;
     }
+    Thread t = new Thread(Madvise::osPageSize, "idxkit-preload");
+    t.setDaemon(true);
+    t.start();
+    return true;
   }
 
   public Path dir() {
