@@ -1,5 +1,6 @@
 package dev.idxkit.jmh.peers;
 
+import dev.idxkit.idxbuild.ResourceUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -7,12 +8,13 @@ import java.util.Locale;
 /**
  * What a round of {@link LoadBench} cost the process beside CPU time: young and old collections
  * with their pause time, minor and major page faults (from {@code /proc/self/stat} on Linux), and
- * the bytes it had read from the storage device ({@code read_bytes} of {@code /proc/self/io}), the
- * suspects when the same work costs different CPU from round to round. The last two show a round
- * that found its CSV gone from the page cache: a VM may evict cold file pages on its own (this one
- * runs DAMON with a page-out scheme), and a round that reads its input from the disk pays for it.
- * Last, the machine's steal time ({@code /proc/stat}, all CPUs): time the hypervisor gave the VM's
- * CPUs to someone else, which a round of the same work then waits out.
+ * the bytes it had read from the storage device ({@code read_bytes} of {@code /proc/self/io}, as
+ * {@link ResourceUsage} reads it), the suspects when the same work costs different CPU from round
+ * to round. The last two show a round that found its CSV gone from the page cache: a VM may evict
+ * cold file pages on its own (this one runs DAMON with a page-out scheme), and a round that reads
+ * its input from the disk pays for it. Last, the machine's steal time ({@code /proc/stat}, all
+ * CPUs): time the hypervisor gave the VM's CPUs to someone else, which a round of the same work
+ * then waits out.
  */
 record LoadRoundCost(
     long collections,
@@ -21,6 +23,8 @@ record LoadRoundCost(
     long majorFaults,
     long bytesRead,
     long stealTicks) {
+  private static final Path IO = Path.of("/proc/self/io");
+
   static LoadRoundCost start() {
     return now();
   }
@@ -33,7 +37,8 @@ record LoadRoundCost(
       ms += Math.max(0, gc.getCollectionTime());
     }
     long[] faults = readFaults();
-    return new LoadRoundCost(n, ms, faults[0], faults[1], readStorageBytes(), readStealTicks());
+    long read = Files.isReadable(IO) ? ResourceUsage.now().bytesRead() : -1;
+    return new LoadRoundCost(n, ms, faults[0], faults[1], read, readStealTicks());
   }
 
   /**
@@ -60,31 +65,24 @@ record LoadRoundCost(
     }
   }
 
-  /** {@code read_bytes} of /proc/self/io, or -1 where there is none. */
-  private static long readStorageBytes() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
-        if (line.startsWith("read_bytes:")) {
-          return Long.parseLong(line.substring("read_bytes:".length()).trim());
-        }
-      }
-      return -1;
-    } catch (java.io.IOException | RuntimeException e) {
-      return -1;
-    }
-  }
-
   String end() {
     LoadRoundCost e = now();
+    long read = delta(bytesRead, e.bytesRead);
+    long steal = delta(stealTicks, e.stealTicks);
     return String.format(
         Locale.ROOT,
         "%d collections, %d ms in GC, %,d minor faults, %,d major, %,.1f MB read from the disk,"
             + " %.2f s of CPU stolen by the host",
         e.collections - collections,
         e.gcMillis - gcMillis,
-        minorFaults < 0 ? -1 : e.minorFaults - minorFaults,
-        majorFaults < 0 ? -1 : e.majorFaults - majorFaults,
-        bytesRead < 0 ? -1 : (e.bytesRead - bytesRead) / 1e6,
-        stealTicks < 0 ? -1 : (e.stealTicks - stealTicks) / 100.0);
+        delta(minorFaults, e.minorFaults),
+        delta(majorFaults, e.majorFaults),
+        read < 0 ? -1 : read / 1e6,
+        steal < 0 ? -1 : steal / 100.0);
+  }
+
+  /** {@code end - start}, or -1 when either counter could not be read. */
+  private static long delta(long start, long end) {
+    return start < 0 || end < 0 ? -1 : end - start;
   }
 }
