@@ -91,8 +91,8 @@ public final class EntryBuffer {
   /**
    * A buffer whose arena starts at {@code expectedBytes} (at least 64 KiB, at most the capacity)
    * when its first entry comes, and doubles from there if more come. A scan worker's buffer of a
-   * big group fills: started at its capacity it is allocated once instead of eight times over (64
-   * KiB to 16 MiB, each doubling a new array and a copy of what the last held).
+   * big group fills: started at its capacity it is allocated once instead of nine times (64 KiB,
+   * then eight doublings to 16 MiB, each a new array and a copy of what the last held).
    */
   public EntryBuffer(long capacityBytes, long expectedBytes) {
     if (capacityBytes < 1024 || capacityBytes > MAX_CAPACITY) {
