@@ -2,7 +2,7 @@ package dev.idxkit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idxkit.core.testing.ChildJvm;
+import dev.idxkit.core.testing.JavaCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,7 +56,7 @@ class PreloadTest {
   }
 
   private static String child(Path dir, String mode) throws IOException, InterruptedException {
-    List<String> command = ChildJvm.command(PreloadTest.class, List.of(dir.toString(), mode));
+    List<String> command = JavaCommand.running(PreloadTest.class, List.of(dir.toString(), mode));
     Path err = Files.createTempFile(dir.getParent(), "child", ".err");
     Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();

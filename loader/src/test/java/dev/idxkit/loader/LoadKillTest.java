@@ -3,7 +3,7 @@ package dev.idxkit.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.Database;
-import dev.idxkit.core.testing.ChildJvm;
+import dev.idxkit.core.testing.JavaCommand;
 import dev.idxkit.core.testing.Seeds;
 import dev.idxkit.loader.input.CsvOptions;
 import java.io.BufferedReader;
@@ -100,7 +100,7 @@ class LoadKillTest {
       Path dir, Path csv, IndexMode mode, String start, Path rejects, int after)
       throws IOException, InterruptedException {
     List<String> command =
-        ChildJvm.command(
+        JavaCommand.running(
             LoadMain.class,
             List.of(
                 dir.toString(),

@@ -1,6 +1,6 @@
 package dev.idxkit.crash;
 
-import dev.idxkit.testing.JavaCommand;
+import dev.idxkit.core.testing.JavaCommand;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -3,8 +3,8 @@ package dev.idxkit.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.idxkit.core.testing.JavaCommand;
 import dev.idxkit.e2e.Cli.Result;
-import dev.idxkit.testing.JavaCommand;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

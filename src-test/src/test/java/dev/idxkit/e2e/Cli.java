@@ -2,7 +2,7 @@ package dev.idxkit.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idxkit.testing.JavaCommand;
+import dev.idxkit.core.testing.JavaCommand;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

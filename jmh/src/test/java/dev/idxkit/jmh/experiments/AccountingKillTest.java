@@ -2,7 +2,7 @@ package dev.idxkit.jmh.experiments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idxkit.core.testing.ChildJvm;
+import dev.idxkit.core.testing.JavaCommand;
 import dev.idxkit.jmh.experiments.AccountingPass.Outcome;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -69,7 +69,7 @@ class AccountingKillTest {
     Path work = tmp.resolve("work");
     List<String> args = new ArrayList<>(List.of(SIZE));
     args.addAll(List.of("--work", work.toString(), "--out", tmp.resolve("out1").toString()));
-    List<String> cmd = ChildJvm.command(Child.class, args);
+    List<String> cmd = JavaCommand.running(Child.class, args);
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     List<String> seen = new ArrayList<>();
     try (BufferedReader r =

@@ -1,4 +1,4 @@
-package dev.idxkit.testing;
+package dev.idxkit.core.testing;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
@@ -10,7 +10,7 @@ import java.util.List;
  * java} this JVM runs, then the flags it was started with that a child needs as well - the module
  * flags ({@code --add-opens} and the like: the Chronicle Bytes flags the build gives tests) and the
  * {@code -D} system properties. Each caller adds its own heap, GC and JIT flags, the class path and
- * the main class.
+ * the main class, or takes {@link #running} for a main class on this JVM's class path.
  */
 public final class JavaCommand {
   private JavaCommand() {}
@@ -41,6 +41,19 @@ public final class JavaCommand {
         cmd.add(a);
       }
     }
+    return cmd;
+  }
+
+  /**
+   * {@link #inheritingFlags()}, then this JVM's class path, {@code main} and {@code args}: a child
+   * that runs a test's own main class (one to kill, or one where nothing is loaded yet).
+   */
+  public static List<String> running(Class<?> main, List<String> args) {
+    List<String> cmd = inheritingFlags();
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(main.getName());
+    cmd.addAll(args);
     return cmd;
   }
 }
