@@ -1,13 +1,13 @@
 package dev.idxkit.loader;
 
 import dev.idxkit.core.Database;
+import dev.idxkit.core.testing.FileTrees;
 import dev.idxkit.idxbuild.RebuildOptions;
 import dev.idxkit.idxbuild.temp.SrtFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -37,17 +37,7 @@ final class TestIndexBuild implements IndexBuild {
               "test sort directory " + sort);
       return real.build(db, indexNames, listener);
     } finally {
-      deleteTree(sort);
-    }
-  }
-
-  private static void deleteTree(Path dir) {
-    try (var files = Files.walk(dir)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not remove the test sort directory " + dir, e);
+      FileTrees.delete(sort);
     }
   }
 }

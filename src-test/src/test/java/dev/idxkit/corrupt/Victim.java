@@ -4,7 +4,7 @@ import dev.idxkit.core.Database;
 import dev.idxkit.core.Database.DatabaseOptions;
 import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.core.IdxkitException;
-import dev.idxkit.testing.FileTrees;
+import dev.idxkit.core.testing.FileTrees;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,7 @@ package dev.idxkit.crash;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
 import dev.idxkit.core.testing.CrashCopy;
-import dev.idxkit.testing.FileTrees;
+import dev.idxkit.core.testing.FileTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

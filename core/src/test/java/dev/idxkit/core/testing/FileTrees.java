@@ -1,4 +1,4 @@
-package dev.idxkit.testing;
+package dev.idxkit.core.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
-/** Scratch directories of the end-to-end tests: database copies, sort directories, references. */
+/** Scratch directories of tests: database copies, sort directories, references. */
 public final class FileTrees {
   private FileTrees() {}
 
