@@ -31,6 +31,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * builder into a sink that only seals each page (its CRC32C, as the stream does) and keeps none:
  * the CPU cost of building, so the difference is what the I/O path costs.
  *
+ * <p>{@code feed=add} gives the builder one entry per call ({@link TreeBuilder#add}); {@code
+ * feed=batch} gives it {@value TreeStore#BATCH} at a time with what each shares with the one before
+ * ({@link TreeBuilder#addNextAll}), as the rebuilder's packed merge does.
+ *
  * <p>Each build checks its result (entry count, and for the store the published root) and throws if
  * it is wrong.
  *
@@ -48,12 +52,18 @@ public class BTreeBuildBench extends BenchmarkBase {
   @Param({"store", "memory"})
   public String sink;
 
+  @Param({"add", "batch"})
+  public String feed = "add";
+
   TreeStore store;
 
   @Setup(Level.Iteration)
   public void setup() {
     if (!sink.equals("store") && !sink.equals("memory")) {
       throw new IllegalArgumentException("sink : " + sink + " (expected: store or memory)");
+    }
+    if (!feed.equals("add") && !feed.equals("batch")) {
+      throw new IllegalArgumentException("feed : " + feed + " (expected: add or batch)");
     }
     if (sink.equals("store")) {
       store = TreeStore.createTemporary("btree-build");
@@ -64,14 +74,14 @@ public class BTreeBuildBench extends BenchmarkBase {
   public BuildResult build() {
     BuildResult r;
     if (store != null) {
-      r = store.build(keys, 100);
+      r = store.build(keys, 100, feed());
       if (store.root() != r.root()) {
         throw new IllegalStateException("published root " + store.root() + ", built " + r.root());
       }
     } else {
       SealingSink s = new SealingSink();
       TreeBuilder b = new TreeBuilder(s, Page.DEFAULT_SIZE, TreeStore.AREA, 100, "memory");
-      TreeStore.addEntries(b, keys);
+      feed().add(b, keys);
       r = b.finish();
       if (s.written != r.pagesWritten()) {
         throw new IllegalStateException(
@@ -82,6 +92,10 @@ public class BTreeBuildBench extends BenchmarkBase {
       throw new IllegalStateException("built " + r.entries() + " entries of " + keys);
     }
     return r;
+  }
+
+  private TreeStore.Feed feed() {
+    return feed.equals("batch") ? TreeStore::addEntryBatches : TreeStore::addEntries;
   }
 
   @TearDown(Level.Iteration)

@@ -2,15 +2,20 @@ package dev.idxkit.jmh.btree;
 
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.IndexStatus;
+import dev.idxkit.core.Rid;
 import dev.idxkit.core.internal.txn.Store;
 import dev.idxkit.core.internal.txn.StoreOptions;
 import dev.idxkit.core.spi.BuildResult;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.KeyEncoder;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageSink;
 import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.jmh.BenchDir;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -91,6 +96,17 @@ public final class TreeStore implements AutoCloseable {
    * {@code leafFillPercent}, and publishes it. Replaces nothing: call once per store.
    */
   public BuildResult build(long n, int leafFillPercent) {
+    return build(n, leafFillPercent, TreeStore::addEntries);
+  }
+
+  /** How a build's entries reach the builder: {@link #addEntries} or {@link #addEntryBatches}. */
+  @FunctionalInterface
+  interface Feed {
+    void add(TreeBuilder builder, long n);
+  }
+
+  /** {@link #build(long, int)} with the entries given by {@code feed}. */
+  BuildResult build(long n, int leafFillPercent, Feed feed) {
     if (n < 0) {
       throw new IllegalArgumentException("n : " + n + " (expected: >= 0)");
     }
@@ -99,7 +115,7 @@ public final class TreeStore implements AutoCloseable {
       try (BulkWrite.Stream stream = bulk.stream(AREA)) {
         TreeBuilder builder =
             new TreeBuilder(sinkOf(stream), store.pageSize(), AREA, leafFillPercent, INDEX_NAME);
-        addEntries(builder, n);
+        feed.add(builder, n);
         r = builder.finish();
       }
       bulk.meta().index(INDEX_ID, new IndexState(r.root(), IndexStatus.ACTIVE));
@@ -114,6 +130,42 @@ public final class TreeStore implements AutoCloseable {
     for (long i = 0; i < n; i++) {
       TreeEntries.entry(TreeEntries.keyOf(i), i, e);
       builder.add(e, 0, TreeEntries.ENTRY_BYTES);
+    }
+  }
+
+  /** Entries in a batch of {@link #addEntryBatches}, as the rebuilder's packed merge gives them. */
+  static final int BATCH = 64;
+
+  private static final VarHandle BE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+  /**
+   * {@link #addEntries} the way the rebuilder feeds its builders: the first entry with {@code add},
+   * the rest {@value #BATCH} at a time into one array with what each shares with the one before it
+   * ({@link TreeBuilder#addNextAll}), computed from the keys as the merge computes it from its
+   * longs.
+   */
+  static void addEntryBatches(TreeBuilder builder, long n) {
+    if (n == 0) {
+      return;
+    }
+    int len = TreeEntries.ENTRY_BYTES;
+    byte[] e = new byte[len];
+    TreeEntries.entry(TreeEntries.keyOf(0), 0, e);
+    builder.add(e, 0, len);
+    byte[] batch = new byte[BATCH * len];
+    int[] shared = new int[BATCH];
+    long previous = KeyEncoder.signFlip(TreeEntries.keyOf(0));
+    for (long i = 1; i < n; ) {
+      int count = (int) Math.min(BATCH, n - i);
+      for (int j = 0; j < count; j++, i++) {
+        long key = KeyEncoder.signFlip(TreeEntries.keyOf(i));
+        BE_LONG.set(batch, j * len, key);
+        Rid.write(i, batch, j * len + TreeEntries.KEY_BYTES);
+        shared[j] = Long.numberOfLeadingZeros(previous ^ key) >>> 3; // keys always differ
+        previous = key;
+      }
+      builder.addNextAll(batch, count, len, shared);
     }
   }
 

@@ -14,15 +14,20 @@ import java.util.List;
 import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class TreeStoreTest {
   @TempDir Path dir;
 
-  @Test
-  void buildPublishesACheckedTreeOfEveryEntryInOrder() {
+  /** The build benchmark's two feeds, one entry per call and batches, give the same tree. */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void buildPublishesACheckedTreeOfEveryEntryInOrder(boolean batches) {
     long n = 50_000;
     try (TreeStore ts = TreeStore.create(dir.resolve("db"))) {
-      BuildResult r = ts.build(n, 100);
+      BuildResult r =
+          ts.build(n, 100, batches ? TreeStore::addEntryBatches : TreeStore::addEntries);
       assertThat(r.entries()).isEqualTo(n);
       assertThat(ts.root()).isEqualTo(r.root());
       Store s = ts.store();
