@@ -53,6 +53,37 @@ class IdxbuildSummaryTest {
   }
 
   /**
+   * The floor's ratio lines name each configuration once: with one thread count the fastest and the
+   * one-thread configuration are the same, and the line was printed twice.
+   */
+  @Test
+  void eachFloorRatioLineOnce() {
+    for (String threads : new String[] {"2", "1,2"}) {
+      IdxbuildBench.Config c =
+          IdxbuildBench.Config.parse(
+              "--threads", threads, "--memory", "64m", "--peers", "none", "--pk-alone", "false");
+      ResultSheet s = new ResultSheet("idxbuild", Machine.describe());
+      for (String t : threads.split(",")) {
+        s.add(
+            "idxkit",
+            IdxbuildBench.label(false, Integer.parseInt(t), 64L << 20),
+            "total",
+            2.0,
+            "s");
+      }
+      s.add("floor", "sum", "total", 1.0, "s");
+      IdxbuildSummary.summarize(c, s);
+      List<String> lines =
+          s.ratios().stream()
+              .map(ResultSheet.Ratio::label)
+              .filter(l -> l.endsWith("/ floor line"))
+              .toList();
+      assertThat(lines).as("--threads " + threads).doesNotHaveDuplicates();
+      assertThat(lines).as("--threads " + threads).hasSize(threads.split(",").length);
+    }
+  }
+
+  /**
    * The PostgreSQL goals of a sheet where PostgreSQL's six builds took 9 s and the command line's
    * median 3.2 s (2.81x), with three pairs in turn when {@code pairs} is given.
    */
