@@ -215,6 +215,8 @@ final class ScanPhase {
       int dataStart = HeapPage.dataStart(page);
       BytesStore<?, ?> store = page.store();
       long base = page.base();
+      // A page in native memory (a mapped heap file) has its keys read straight from there.
+      long address = store.isDirectMemory() ? store.addressForRead(base) : 0;
       for (int s = 0; s < slots; s++) {
         int w = HeapPage.slotWord(page, s);
         int off = HeapPage.wordOffset(w);
@@ -227,9 +229,9 @@ final class ScanPhase {
         try {
           if (HeapPage.wordIsOverflow(w)) {
             byte[] rec = Overflow.readRecord(pa, page, s);
-            addRecord(BytesStore.wrap(rec), 0, rec.length, rid);
+            addRecord(BytesStore.wrap(rec), 0, rec.length, rid, 0);
           } else {
-            addRecord(store, base + off, len, rid);
+            addRecord(store, base + off, len, rid, address == 0 ? 0 : address + off);
           }
         } catch (CorruptRecordException e) {
           throw damagedRecord(pa, p, s, t, e);
@@ -237,14 +239,17 @@ final class ScanPhase {
       }
     }
 
-    /** One entry per selected index for the record at {@code store[off, off + len)}. */
-    private void addRecord(BytesStore<?, ?> store, long off, int len, long rid) {
+    /**
+     * One entry per selected index for the record at {@code store[off, off + len)}, which is at
+     * native {@code address} when that is not 0.
+     */
+    private void addRecord(BytesStore<?, ?> store, long off, int len, long rid, long address) {
       if (indexes.length > 0) {
         extractors[0].checkRecord(store, off, len); // for all: they share the table's layout
       }
       for (int i = 0; i < indexes.length; i++) {
         if (inPlace[i] >= 0) {
-          addInPlace(i, store, off, rid);
+          addInPlace(i, store, off, rid, address);
           continue;
         }
         IndexInfo ix = indexes[i];
@@ -265,13 +270,16 @@ final class ScanPhase {
      * once, where the sort finds them, instead of into {@link #entry} and copied (the copy and the
      * growable buffer's checks were a sixth of the scan threads' CPU).
      */
-    private void addInPlace(int i, BytesStore<?, ?> store, long off, long rid) {
+    private void addInPlace(int i, BytesStore<?, ?> store, long off, long rid, long address) {
       SortGroup g = groupOf[i];
       int at = reserve(g, inPlace[i]);
       EntryBuffer b = buffers[g.position()];
       byte[] a = b.array();
       BE_SHORT.set(a, at, (short) indexes[i].id());
-      int end = extractors[i].extractInto(store, off, a, at + 2);
+      int end =
+          address != 0
+              ? extractors[i].extractAt(address, a, at + 2)
+              : extractors[i].extractInto(store, off, a, at + 2);
       BE_LONG.set(a, end, rid);
       b.commit(end + 8 - at);
       chunkKeys++;

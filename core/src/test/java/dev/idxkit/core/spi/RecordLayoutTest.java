@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 class RecordLayoutTest {
   private static final int LAYOUTS = 150;
   private static final int ROWS = 40;
+  private BytesStore<?, ?> nativeCopy;
 
   @Test
   void randomRowsRoundTripAndExtractSameKeysAsEncoder() {
@@ -38,6 +39,8 @@ class RecordLayoutTest {
       // One store for the whole test, as records are read in place from a mapped page.
       byte[] page = new byte[1 << 18];
       BytesStore<?, byte[]> store = BytesStore.wrap(page);
+      // The same records in native memory too, for KeyExtractor.extractAt (a mapped page's path).
+      nativeCopy = BytesStore.nativeStoreWithFixedCapacity(page.length);
       for (int l = 0; l < LAYOUTS; l++) {
         List<ColumnType> types = new ArrayList<>();
         int n = 1 + rnd.nextInt(12);
@@ -59,6 +62,7 @@ class RecordLayoutTest {
           // Place the record at an odd offset inside the larger store, as in a heap page.
           int off = 1 + 2 * rnd.nextInt((page.length - bytes.length) / 2);
           System.arraycopy(bytes, 0, page, off, bytes.length);
+          nativeCopy.write(off, bytes, 0, bytes.length);
           Object[] decoded = layout.decode(store, off, bytes.length);
           assertThat(Arrays.deepEquals(decoded, row))
               .as("decode(encode(row)) in %s", types)
@@ -78,6 +82,11 @@ class RecordLayoutTest {
       }
     } catch (AssertionError | RuntimeException e) {
       throw new AssertionError(Seeds.reproduce(seed, getClass()) + ": " + e.getMessage(), e);
+    } finally {
+      if (nativeCopy != null) {
+        nativeCopy.releaseLast();
+        nativeCopy = null;
+      }
     }
   }
 
@@ -112,7 +121,7 @@ class RecordLayoutTest {
     return new KeyExtractor(layout, KeyLayout.of(keyCols), cols);
   }
 
-  private static void checkExtractor(
+  private void checkExtractor(
       KeyExtractor x, Object[] row, BytesStore<?, ?> store, long off, int len, GrowableBytes buf) {
     Object[] keyValues = new Object[x.keyLayout().size()];
     int[] cols = x.tableColumns();
@@ -147,6 +156,18 @@ class RecordLayoutTest {
       }
       assertThat(Arrays.copyOfRange(dst, 0, 3)).containsOnly((byte) 0x5A);
       assertThat(Arrays.copyOfRange(dst, 3 + max, dst.length)).containsOnly((byte) 0x5A);
+      // From native memory: the same bytes, nothing around.
+      Arrays.fill(dst, (byte) 0x5A);
+      x.checkRecord(nativeCopy, off, len);
+      int at = x.extractAt(nativeCopy.addressForRead(off), dst, 3);
+      assertThat(Arrays.copyOfRange(dst, 3, at))
+          .as("extractAt %s", x.keyLayout())
+          .isEqualTo(expected);
+      assertThat(Arrays.copyOfRange(dst, 0, 3)).containsOnly((byte) 0x5A);
+      assertThat(Arrays.copyOfRange(dst, at, dst.length)).containsOnly((byte) 0x5A);
+    } else {
+      assertThatThrownBy(() -> x.extractAt(nativeCopy.addressForRead(off), new byte[64], 0))
+          .isInstanceOf(IllegalStateException.class);
     }
   }
 

@@ -28,13 +28,19 @@ import org.openjdk.jmh.annotations.TearDown;
  * encoder's for every record. The native block is released in tear-down.
  *
  * <p>Indexes ({@code index} parameter): as {@link KeyEncodeBench}.
+ *
+ * <p>{@code scanThroughStore} and {@code scanAtAddress} are what the rebuilder's scan does per key:
+ * the record's check, then a key of fixed-width columns written in place ({@link
+ * KeyExtractor#extractInto} through the store's accessors, or {@link KeyExtractor#extractAt} from
+ * the record's native address, the scan's path for mapped pages); a key with a variable-width
+ * column has no in-place path, and both take {@code extract}, as the scan does.
  */
 @State(Scope.Thread)
 public class KeyExtractBench extends BenchmarkBase {
   static final int ROWS = 4096;
   static final long SEED = 20_240_605L;
 
-  @Param({"lineitem_pk", "lineitem_part_supp_ix", LineitemRows.WIDE_INDEX})
+  @Param({"lineitem_pk", "lineitem_part_supp_ix", "lineitem_shipdate_ix", LineitemRows.WIDE_INDEX})
   public String index;
 
   BytesStore<?, ?> records;
@@ -45,6 +51,8 @@ public class KeyExtractBench extends BenchmarkBase {
   KeyExtractor extractor;
   KeyEncoder encoder;
   final GrowableBytes scratchKey = new GrowableBytes(256);
+  final byte[] inPlace = new byte[256];
+  long[] addresses;
   int next;
 
   @Setup(Level.Trial)
@@ -72,6 +80,10 @@ public class KeyExtractBench extends BenchmarkBase {
       lengths[i] = encoded[i].length;
       at += encoded[i].length;
     }
+    addresses = new long[ROWS];
+    for (int i = 0; i < ROWS; i++) {
+      addresses[i] = records.addressForRead(offsets[i]);
+    }
     for (int i = 0; i < ROWS; i++) {
       scratchKey.reset();
       extractor.extract(records, offsets[i], lengths[i], scratchKey);
@@ -88,6 +100,26 @@ public class KeyExtractBench extends BenchmarkBase {
     scratchKey.reset();
     extractor.extract(records, offsets[i], lengths[i], scratchKey);
     return scratchKey.length();
+  }
+
+  @Benchmark
+  public int scanThroughStore() {
+    int i = next++ & (ROWS - 1);
+    if (extractor.maxFixedLength() < 0) {
+      return extract();
+    }
+    extractor.checkRecord(records, offsets[i], lengths[i]);
+    return extractor.extractInto(records, offsets[i], inPlace, 0);
+  }
+
+  @Benchmark
+  public int scanAtAddress() {
+    int i = next++ & (ROWS - 1);
+    if (extractor.maxFixedLength() < 0) {
+      return extract();
+    }
+    extractor.checkRecord(records, offsets[i], lengths[i]);
+    return extractor.extractAt(addresses[i], inPlace, 0);
   }
 
   @Benchmark

@@ -3,6 +3,7 @@ package dev.idxkit.jmh.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idxkit.core.Catalog;
+import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -12,6 +13,7 @@ class KeyBenchTest {
   @CsvSource({
     "lineitem_pk, 14, 14",
     "lineitem_part_supp_ix, 18, 18",
+    "lineitem_shipdate_ix, 5, 5",
     // marker + mode (3..7) + terminator 2; marker + date 4; marker + comment (10..43) + 2
     LineitemRows.WIDE_INDEX + ", 24, 61"
   })
@@ -28,8 +30,19 @@ class KeyBenchTest {
         assertThat(enc.encodeToArray()).hasSizeBetween(minLength, maxLength);
         int extracted = ext.extract();
         assertThat(extracted).isBetween(minLength, maxLength);
+        byte[] key = ext.scratchKey.toByteArray();
         ext.next--; // the naive route on the same record gives a key of the same length
         assertThat(ext.decodeThenEncode()).isEqualTo(extracted);
+        if (!index.equals(LineitemRows.WIDE_INDEX)) {
+          // The scan's two in-place routes on the same record: the same key's bytes.
+          ext.next--;
+          assertThat(ext.scanThroughStore()).isEqualTo(extracted);
+          assertThat(Arrays.copyOf(ext.inPlace, extracted)).isEqualTo(key);
+          Arrays.fill(ext.inPlace, (byte) 0);
+          ext.next--;
+          assertThat(ext.scanAtAddress()).isEqualTo(extracted);
+          assertThat(Arrays.copyOf(ext.inPlace, extracted)).isEqualTo(key);
+        }
       }
     } finally {
       ext.tearDown();
