@@ -47,6 +47,8 @@ public final class PackedMerge implements EntrySource {
   private final long[] head;
   private final int[] tree;
   private final byte[] entry;
+  private PackedForm.OneWord batch; // fill's two-store unpack for batchSkip, null if none fits
+  private int batchSkip = -1;
   // Entry positions of the layout's varying key bytes, least significant first, for shared().
   private final int[] positionOfByte;
   private long previous;
@@ -236,11 +238,25 @@ public final class PackedMerge implements EntrySource {
    */
   public void fill(byte[] out, int skip, int[] shared, int count) {
     int stride = layout.entryLength() - skip;
-    for (int j = 0; j < count; j++) {
-      long k = advance();
-      shared[j] = sharedBytes(previous, k) - skip;
-      previous = k;
-      layout.unpackOver(k, out, j * stride - skip);
+    if (skip != batchSkip) {
+      batch = PackedForm.OneWord.of(layout, skip);
+      batchSkip = skip;
+    }
+    PackedForm.OneWord w = batch;
+    if (w != null) {
+      for (int j = 0; j < count; j++) {
+        long k = advance();
+        shared[j] = sharedBytes(previous, k) - skip;
+        previous = k;
+        w.unpack(k, out, j * stride - skip);
+      }
+    } else {
+      for (int j = 0; j < count; j++) {
+        long k = advance();
+        shared[j] = sharedBytes(previous, k) - skip;
+        previous = k;
+        layout.unpackOver(k, out, j * stride - skip);
+      }
     }
     emitted += count;
   }
