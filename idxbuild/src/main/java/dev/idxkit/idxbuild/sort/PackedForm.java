@@ -142,78 +142,114 @@ final class PackedForm {
   }
 
   /**
-   * Long to entry in two stores, for a layout whose key bytes after the first {@code skip} fit one
-   * 8-byte word and vary in at most two runs of adjacent bytes (a one-column integer or date key
-   * less its index id): the word is its constant bytes OR each run shifted into place, then the
-   * RID's word overwrites what the first one wrote past the key. The merge unpacks every entry of a
-   * rebuild; byte by byte it took about a third of a merge's time ({@code ScanMergeBench}). A
-   * general word-at-a-time unpacker, looping over words and runs, was slower than the byte loop.
+   * Long to entry in two or three stores, for a layout whose key bytes after the first {@code skip}
+   * fit two 8-byte words, each holding at most two pieces of runs of varying bytes (lineitem's six
+   * indexes less their index id: one or two integer or date columns): each word is its constant
+   * bytes OR its pieces shifted into place, then the RID's word overwrites what the last one wrote
+   * past the key. The merge unpacks every entry of a rebuild; byte by byte it took about a third of
+   * a merge's time ({@code ScanMergeBench}). A general word-at-a-time unpacker, looping over words
+   * and runs, was slower than the byte loop; this one has no loop.
    */
-  static final class OneWord {
+  static final class ShortKey {
     private final PackedEntries.Layout layout;
     private final int skip;
     private final int keyLen;
     private final int ridBits;
-    private final long base;
+    private final boolean twoWords;
+    private final long base0;
+    private final long base1;
+    // Piece q (0, 1 in the first word; 2, 3 in the second) is (key >>> down) & mask, shifted up
+    // bits into its word; an absent piece has mask 0.
+    private final int down0;
     private final int down1;
-    private final long mask1;
-    private final int up1;
     private final int down2;
+    private final int down3;
+    private final long mask0;
+    private final long mask1;
     private final long mask2;
+    private final long mask3;
+    private final int up0;
+    private final int up1;
     private final int up2;
+    private final int up3;
 
-    private OneWord(PackedEntries.Layout layout, int skip, long base, long[] runs) {
+    private ShortKey(PackedEntries.Layout layout, int skip, long[] base, long[] pieces) {
       this.layout = layout;
       this.skip = skip;
       this.keyLen = layout.template().length;
       this.ridBits = layout.ridBits();
-      this.base = base;
-      this.down1 = (int) runs[0];
-      this.mask1 = runs[1];
-      this.up1 = (int) runs[2];
-      this.down2 = (int) runs[3];
-      this.mask2 = runs[4];
-      this.up2 = (int) runs[5];
+      this.twoWords = keyLen - skip > 8;
+      this.base0 = base[0];
+      this.base1 = base[1];
+      this.down0 = (int) pieces[0];
+      this.mask0 = pieces[1];
+      this.up0 = (int) pieces[2];
+      this.down1 = (int) pieces[3];
+      this.mask1 = pieces[4];
+      this.up1 = (int) pieces[5];
+      this.down2 = (int) pieces[6];
+      this.mask2 = pieces[7];
+      this.up2 = (int) pieces[8];
+      this.down3 = (int) pieces[9];
+      this.mask3 = pieces[10];
+      this.up3 = (int) pieces[11];
     }
 
     /** The plan for {@code layout} leaving out {@code skip} bytes, or null if it does not fit. */
-    static OneWord of(PackedEntries.Layout layout, int skip) {
+    static ShortKey of(PackedEntries.Layout layout, int skip) {
       byte[] template = layout.template();
       int[] at = layout.at();
       int keyLen = template.length;
-      if (keyLen - skip > 8 || (at.length > 0 && at[0] < skip)) {
+      if (keyLen - skip > 16 || (at.length > 0 && at[0] < skip)) {
         return null;
       }
-      long base = 0;
-      for (int p = skip; p < skip + 8; p++) {
-        boolean constant = p < keyLen && Arrays.binarySearch(at, p) < 0;
-        base = base << 8 | (constant ? template[p] & 0xFF : 0);
-      }
-      long[] runs = new long[6]; // down, mask, up of each run; an absent run's mask is 0
-      int found = 0;
-      for (int v = 0; v < at.length; v++) {
-        int last = v;
-        while (last + 1 < at.length && at[last + 1] == at[last] + 1) {
-          last++;
+      long[] base = new long[2];
+      long[] pieces = new long[12]; // down, mask, up of each of four pieces
+      for (int w = 0; w < (keyLen - skip > 8 ? 2 : 1); w++) {
+        int o = skip + 8 * w;
+        int end = Math.min(o + 8, keyLen);
+        for (int p = o; p < o + 8; p++) {
+          boolean constant = p < keyLen && Arrays.binarySearch(at, p) < 0;
+          base[w] = base[w] << 8 | (constant ? template[p] & 0xFF : 0);
         }
-        if (found == 2) {
-          return null;
+        int found = 0;
+        for (int p = o; p < end; p++) {
+          int v = Arrays.binarySearch(at, p);
+          if (v < 0) {
+            continue;
+          }
+          int last = p;
+          while (last + 1 < end && Arrays.binarySearch(at, last + 1) >= 0) {
+            last++;
+          }
+          if (found == 2) {
+            return null;
+          }
+          int q = 3 * (2 * w + found);
+          int bytes = last - p + 1;
+          pieces[q] = 8L * (at.length - 1 - Arrays.binarySearch(at, last));
+          pieces[q + 1] = bytes == 8 ? -1L : (1L << (8 * bytes)) - 1;
+          pieces[q + 2] = 8L * (o + 7 - last);
+          found++;
+          p = last;
         }
-        int bytes = last - v + 1;
-        runs[3 * found] = 8L * (at.length - 1 - last);
-        runs[3 * found + 1] = bytes == 8 ? -1L : (1L << (8 * bytes)) - 1;
-        runs[3 * found + 2] = 8L * (skip + 7 - at[last]);
-        found++;
-        v = last;
       }
-      return new OneWord(layout, skip, base, runs);
+      return new ShortKey(layout, skip, base, pieces);
     }
 
     /** The entry of {@code k}, its bytes from {@code skip} on, at {@code out[off + skip]}. */
     void unpack(long k, byte[] out, int off) {
-      long key = k >>> ridBits; // with 64 RID bits no key byte varies: both masks are 0
-      long v = base | ((key >>> down1) & mask1) << up1 | ((key >>> down2) & mask2) << up2;
-      BE_LONG.set(out, off + skip, v);
+      long key = k >>> ridBits; // with 64 RID bits no key byte varies: every mask is 0
+      BE_LONG.set(
+          out,
+          off + skip,
+          base0 | ((key >>> down0) & mask0) << up0 | ((key >>> down1) & mask1) << up1);
+      if (twoWords) {
+        BE_LONG.set(
+            out,
+            off + skip + 8,
+            base1 | ((key >>> down2) & mask2) << up2 | ((key >>> down3) & mask3) << up3);
+      }
       BE_LONG.set(out, off + keyLen, layout.rid(k));
     }
   }

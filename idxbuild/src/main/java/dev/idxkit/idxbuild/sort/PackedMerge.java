@@ -47,7 +47,8 @@ public final class PackedMerge implements EntrySource {
   private final long[] head;
   private final int[] tree;
   private final byte[] entry;
-  private PackedForm.OneWord batch; // fill's two-store unpack for batchSkip, null if none fits
+  private PackedForm.ShortKey
+      batch; // fill's unpack in a few stores for batchSkip, null if none fits
   private int batchSkip = -1;
   // Entry positions of the layout's varying key bytes, least significant first, for shared().
   private final int[] positionOfByte;
@@ -239,10 +240,10 @@ public final class PackedMerge implements EntrySource {
   public void fill(byte[] out, int skip, int[] shared, int count) {
     int stride = layout.entryLength() - skip;
     if (skip != batchSkip) {
-      batch = PackedForm.OneWord.of(layout, skip);
+      batch = PackedForm.ShortKey.of(layout, skip);
       batchSkip = skip;
     }
-    PackedForm.OneWord w = batch;
+    PackedForm.ShortKey w = batch;
     if (w != null) {
       for (int j = 0; j < count; j++) {
         long k = advance();

@@ -8,33 +8,36 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link PackedForm.OneWord}, the merge's two-store way from a long to its entry, writes byte for
+ * {@link PackedForm.ShortKey}, the merge's loop-free way from a long to its entry, writes byte for
  * byte what {@link PackedEntries.Layout#unpack} writes a byte at a time, for every layout it takes
- * (key bytes after the skipped ones within one word; none, one or two runs of varying bytes), and
- * nothing before the bytes it leaves out or after the entry's end; it declines the others.
+ * (key bytes after the skipped ones within one or two words; none, one or two pieces of runs of
+ * varying bytes in each), and nothing before the bytes it leaves out or after the entry's end; it
+ * declines the others.
  */
-class OneWordTest {
+class ShortKeyTest {
   private final long seed = Seeds.seed();
   private final String repro = Seeds.reproduce(seed, getClass());
 
   @Test
   void writesWhatTheLayoutWritesAndNothingAround() {
     SplittableRandom r = Seeds.random(seed);
-    int[] taken = new int[3]; // layouts taken with 0, 1, 2 runs
+    int[] taken = new int[3]; // layouts taken with at most 0, 1, 2 pieces in a word
     for (int round = 0; round < 3_000; round++) {
       PackedEntries.Layout layout = randomLayout(r);
       int len = layout.entryLength();
       int[] at = layout.at();
       int keyLen = layout.template().length;
       int skip = r.nextInt(1 + (at.length == 0 ? keyLen : at[0]));
-      PackedForm.OneWord w = PackedForm.OneWord.of(layout, skip);
-      int runs = runs(at);
+      PackedForm.ShortKey w = PackedForm.ShortKey.of(layout, skip);
+      int[] pieces = pieces(at, keyLen, skip);
       String what = "round " + round + ", " + layout + ", skip " + skip + "; " + repro;
-      assertThat(w != null).as(what).isEqualTo(keyLen - skip <= 8 && runs <= 2);
+      assertThat(w != null)
+          .as(what)
+          .isEqualTo(keyLen - skip <= 16 && pieces[0] <= 2 && pieces[1] <= 2);
       if (w == null) {
         continue;
       }
-      taken[runs]++;
+      taken[Math.max(pieces[0], pieces[1])]++;
       int bits = 8 * at.length + layout.ridBits();
       for (int i = 0; i < 20; i++) {
         long k = bits >= 64 ? r.nextLong() : r.nextLong() & ((1L << bits) - 1);
@@ -55,25 +58,28 @@ class OneWordTest {
         }
       }
     }
-    assertThat(taken).as("layouts with 0, 1 and 2 runs tried; " + repro).doesNotContain(0);
+    assertThat(taken).as("layouts with 0, 1 and 2 pieces a word tried; " + repro).doesNotContain(0);
   }
 
-  private static int runs(int[] at) {
-    int runs = 0;
+  /** Runs of varying positions in the words at skip and skip + 8, cut at the words' ends. */
+  private static int[] pieces(int[] at, int keyLen, int skip) {
+    int[] pieces = new int[2];
     for (int v = 0; v < at.length; v++) {
-      if (v == 0 || at[v] != at[v - 1] + 1) {
-        runs++;
+      int word = (at[v] - skip) / 8;
+      boolean starts = v == 0 || at[v] != at[v - 1] + 1 || (at[v] - skip) % 8 == 0;
+      if (starts && word < 2) {
+        pieces[word]++;
       }
     }
-    return runs;
+    return pieces;
   }
 
   /**
-   * A layout with a key part of 0 to 14 bytes, up to 6 varying positions (in one run or chosen at
+   * A layout with a key part of 0 to 22 bytes, up to 6 varying positions (in one run or chosen at
    * random, so in up to 6 runs), and RID bits to fill at most 64 bits.
    */
   private static PackedEntries.Layout randomLayout(SplittableRandom r) {
-    int keyLen = r.nextInt(15);
+    int keyLen = r.nextInt(23);
     byte[] template = new byte[keyLen];
     for (int i = 0; i < keyLen; i++) {
       template[i] = (byte) r.nextInt(256);
