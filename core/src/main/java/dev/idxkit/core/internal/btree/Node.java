@@ -430,7 +430,7 @@ public final class Node {
       if (shift != 0) {
         NATIVE_LONG.set(img, heap, cells.child(i));
       }
-      copyKey(b, kOff, img, heap + shift, sLen);
+      System.arraycopy(b, kOff, img, heap + shift, sLen);
       if (format == FORMAT_2) {
         long head = Keys.head(b, kOff, sLen) & 0xFFFF_FFFFL;
         NATIVE_LONG.set(img, slotPos, heap | ((long) sLen << 16) | (head << 32));
@@ -443,28 +443,6 @@ public final class Node {
     p.putBytes(heap, img, heap, heapEnd - heap);
     p.putInt(OFF_HEAP, heap);
     p.putU16(OFF_COUNT, n + to - from);
-  }
-
-  /**
-   * {@code System.arraycopy} of one key into a page image, with a short key (4 to 16 bytes, a
-   * rebuilt index's usual suffix) moved as two words that overlap in its middle: the copy stub,
-   * called once per key, took a sixth of the tree builder's CPU when fed batches as the rebuild
-   * feeds it (async-profiler; BTreeBuildBench feed=batch).
-   */
-  private static void copyKey(byte[] src, int from, byte[] dst, int to, int len) {
-    if (len >= 8 && len <= 16) {
-      long head = (long) NATIVE_LONG.get(src, from);
-      long tail = (long) NATIVE_LONG.get(src, from + len - 8);
-      NATIVE_LONG.set(dst, to, head);
-      NATIVE_LONG.set(dst, to + len - 8, tail);
-    } else if (len >= 4 && len < 8) {
-      int head = (int) NATIVE_INT.get(src, from);
-      int tail = (int) NATIVE_INT.get(src, from + len - 4);
-      NATIVE_INT.set(dst, to, head);
-      NATIVE_INT.set(dst, to + len - 4, tail);
-    } else {
-      System.arraycopy(src, from, dst, to, len);
-    }
   }
 
   private static void writeSlot(
