@@ -142,8 +142,8 @@ final class PackedForm {
   }
 
   /**
-   * Long to entry in two or three stores, for a layout whose key bytes after the first {@code skip}
-   * fit two 8-byte words, each holding at most two pieces of runs of varying bytes (lineitem's six
+   * Long to entry in three stores, for a layout whose key bytes after the first {@code skip} fit
+   * two 8-byte words, each holding at most two pieces of runs of varying bytes (lineitem's six
    * indexes less their index id: one or two integer or date columns): each word is its constant
    * bytes OR its pieces shifted into place, then the RID's word overwrites what the last one wrote
    * past the key. The merge unpacks every entry of a rebuild; byte by byte it took about a third of
@@ -155,7 +155,7 @@ final class PackedForm {
     private final int skip;
     private final int keyLen;
     private final int ridBits;
-    private final boolean twoWords;
+    private final int secondWord; // skip + 8, or for a one-word key the RID's first byte
     private final long base0;
     private final long base1;
     // Piece q (0, 1 in the first word; 2, 3 in the second) is (key >>> down) & mask, shifted up
@@ -178,7 +178,7 @@ final class PackedForm {
       this.skip = skip;
       this.keyLen = layout.template().length;
       this.ridBits = layout.ridBits();
-      this.twoWords = keyLen - skip > 8;
+      this.secondWord = keyLen - skip > 8 ? skip + 8 : keyLen;
       this.base0 = base[0];
       this.base1 = base[1];
       this.down0 = (int) pieces[0];
@@ -237,19 +237,23 @@ final class PackedForm {
       return new ShortKey(layout, skip, base, pieces);
     }
 
-    /** The entry of {@code k}, its bytes from {@code skip} on, at {@code out[off + skip]}. */
+    /**
+     * The entry of {@code k}, its bytes from {@code skip} on, at {@code out[off + skip]}. Three
+     * stores whatever the key's shape, with no branch: the second word of a one-word key lands on
+     * the RID's bytes (its constant bytes and masks are 0) and the RID's store overwrites it. A
+     * branch on the shape recompiled the merge loop in a cold rebuild each time the next index had
+     * the other shape (the profile had never seen it taken).
+     */
     void unpack(long k, byte[] out, int off) {
       long key = k >>> ridBits; // with 64 RID bits no key byte varies: every mask is 0
       BE_LONG.set(
           out,
           off + skip,
           base0 | ((key >>> down0) & mask0) << up0 | ((key >>> down1) & mask1) << up1);
-      if (twoWords) {
-        BE_LONG.set(
-            out,
-            off + skip + 8,
-            base1 | ((key >>> down2) & mask2) << up2 | ((key >>> down3) & mask3) << up3);
-      }
+      BE_LONG.set(
+          out,
+          off + secondWord,
+          base1 | ((key >>> down2) & mask2) << up2 | ((key >>> down3) & mask3) << up3);
       BE_LONG.set(out, off + keyLen, layout.rid(k));
     }
   }

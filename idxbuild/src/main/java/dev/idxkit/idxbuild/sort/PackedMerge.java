@@ -218,9 +218,14 @@ public final class PackedMerge implements EntrySource {
 
   /**
    * An array for {@link #fill} of {@code count} entries less their first {@code skip} bytes,
-   * holding the layout's constant bytes in each: fill then writes only what varies.
+   * holding the layout's constant bytes in each (where fill writes only what varies); call it
+   * before the fills, with the skip they use. It also chooses how fill unpacks, so that the fill
+   * loop has no first-call branch: taken once per merge, such a branch was a trap in the loop
+   * compiled for the group before, which recompiled it (see the class comment).
    */
   public byte[] fillArray(int count, int skip) {
+    batch = PackedForm.ShortKey.of(layout, skip);
+    batchSkip = skip;
     int stride = layout.entryLength() - skip;
     byte[] out = new byte[count * stride];
     byte[] template = layout.template();
@@ -233,15 +238,15 @@ public final class PackedMerge implements EntrySource {
   /**
    * The next {@code count} entries (at least that many are left, {@link #remaining}), each less its
    * first {@code skip} bytes ({@link #fillsWithout}), one after another in {@code out} (made by
-   * {@link #fillArray}); {@code shared[j]} gets the bytes entry {@code j} shares with the one
-   * before it, less {@code skip}. What {@code count} calls of {@link #next} give, without a call,
-   * an end check and a copy per entry.
+   * {@link #fillArray} for this skip); {@code shared[j]} gets the bytes entry {@code j} shares with
+   * the one before it, less {@code skip}. What {@code count} calls of {@link #next} give, without a
+   * call, an end check and a copy per entry.
    */
   public void fill(byte[] out, int skip, int[] shared, int count) {
     int stride = layout.entryLength() - skip;
     if (skip != batchSkip) {
-      batch = PackedForm.ShortKey.of(layout, skip);
-      batchSkip = skip;
+      throw new IllegalStateException(
+          "fill leaving out " + skip + " bytes after fillArray for " + batchSkip);
     }
     PackedForm.ShortKey w = batch;
     if (w != null) {

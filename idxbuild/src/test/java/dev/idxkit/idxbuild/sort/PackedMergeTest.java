@@ -139,6 +139,24 @@ class PackedMergeTest {
     }
   }
 
+  /** fill needs fillArray for its skip first: that is where it chooses how to unpack. */
+  @Test
+  void fillRefusesASkipFillArrayWasNotMadeFor() {
+    SplittableRandom r = Seeds.random(seed);
+    List<byte[]> all = new ArrayList<>();
+    List<EntryBuffer> buffers = List.of(buffer(r, 100, 7, 4, 0xFFFF, 60, 1, all));
+    try (PackedMerge merge = PackedMerge.unify(buffers).merge(null, null)) {
+      assertThat(merge.next()).isTrue();
+      byte[] out = new byte[64 * merge.length()];
+      assertThatThrownBy(() -> merge.fill(out, 2, new int[64], 10))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("after fillArray");
+      byte[] made = merge.fillArray(64, 0);
+      assertThatThrownBy(() -> merge.fill(made, 2, new int[64], 10))
+          .isInstanceOf(IllegalStateException.class);
+    }
+  }
+
   @Test
   void unifiedBuffersMergeAsTheModel() {
     SplittableRandom r = Seeds.random(seed);
