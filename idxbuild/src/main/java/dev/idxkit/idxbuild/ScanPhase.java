@@ -276,10 +276,11 @@ final class ScanPhase {
       EntryBuffer b = buffers[g.position()];
       byte[] a = b.array();
       BE_SHORT.set(a, at, (short) indexes[i].id());
+      KeyExtractor x = extractors[i];
       int end =
-          address != 0
-              ? extractors[i].extractAt(address, a, at + 2)
-              : extractors[i].extractInto(store, off, a, at + 2);
+          address != 0 && x.extractsAtAddress()
+              ? x.extractAt(address, a, at + 2)
+              : x.extractInto(store, off, a, at + 2);
       BE_LONG.set(a, end, rid);
       b.commit(end + 8 - at);
       chunkKeys++;

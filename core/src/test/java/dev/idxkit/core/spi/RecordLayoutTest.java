@@ -156,7 +156,21 @@ class RecordLayoutTest {
       }
       assertThat(Arrays.copyOfRange(dst, 0, 3)).containsOnly((byte) 0x5A);
       assertThat(Arrays.copyOfRange(dst, 3 + max, dst.length)).containsOnly((byte) 0x5A);
+    }
+    boolean integers = !variable;
+    for (int i = 0; i < keyValues.length; i++) {
+      TypeKind kind = x.keyLayout().type(i).kind();
+      integers &=
+          !x.keyLayout().descending(i)
+              && (kind == TypeKind.INT
+                  || kind == TypeKind.DATE
+                  || kind == TypeKind.BIGINT
+                  || kind == TypeKind.TIMESTAMP);
+    }
+    assertThat(x.extractsAtAddress()).as("extractAt for %s", x.keyLayout()).isEqualTo(integers);
+    if (integers) {
       // From native memory: the same bytes, nothing around.
+      byte[] dst = new byte[3 + max + 3];
       Arrays.fill(dst, (byte) 0x5A);
       x.checkRecord(nativeCopy, off, len);
       int at = x.extractAt(nativeCopy.addressForRead(off), dst, 3);
