@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
 import net.openhft.chronicle.bytes.BytesStore;
+import net.openhft.chronicle.core.UnsafeMemory;
 
 /**
  * Converts a table's rows ({@code Object[]} of the {@link dev.idxkit.core.schema.TypeKind} Java
@@ -293,6 +294,13 @@ public final class RecordLayout {
 
   static boolean isNullUnchecked(BytesStore<?, ?> store, long off, int column) {
     return (store.readByte(off + NULL_BITMAP + (column >> 3)) & (1 << (column & 7))) != 0;
+  }
+
+  /** {@link #isNullUnchecked} for a record in native memory at {@code address}. */
+  static boolean isNullAt(long address, int column) {
+    return (UnsafeMemory.MEMORY.readByte(address + NULL_BITMAP + (column >> 3))
+            & (1 << (column & 7)))
+        != 0;
   }
 
   /** Checks the flags byte and that the record is long enough for its fixed part. */
