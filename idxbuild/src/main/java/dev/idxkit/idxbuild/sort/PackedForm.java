@@ -214,12 +214,14 @@ final class PackedForm {
         }
         int found = 0;
         for (int p = o; p < end; p++) {
-          int v = Arrays.binarySearch(at, p);
+          int v = Arrays.binarySearch(at, p); // p's index among the varying positions
           if (v < 0) {
             continue;
           }
-          int last = p;
-          while (last + 1 < end && Arrays.binarySearch(at, last + 1) >= 0) {
+          int last = p; // the piece: p and the varying positions right after it in this word
+          while (last + 1 < end
+              && v + last + 1 - p < at.length
+              && at[v + last + 1 - p] == last + 1) {
             last++;
           }
           if (found == 2) {
@@ -227,7 +229,8 @@ final class PackedForm {
           }
           int q = 3 * (2 * w + found);
           int bytes = last - p + 1;
-          pieces[q] = 8L * (at.length - 1 - Arrays.binarySearch(at, last));
+          // The piece's last byte is the key's (at.length - 1 - its index)-th byte from the bottom.
+          pieces[q] = 8L * (at.length - 1 - (v + bytes - 1));
           pieces[q + 1] = bytes == 8 ? -1L : (1L << (8 * bytes)) - 1;
           pieces[q + 2] = 8L * (o + 7 - last);
           found++;

@@ -47,8 +47,8 @@ public final class PackedMerge implements EntrySource {
   private final long[] head;
   private final int[] tree;
   private final byte[] entry;
-  private PackedForm.ShortKey
-      batch; // fill's unpack in a few stores for batchSkip, null if none fits
+  // How fill unpacks, chosen by fillArray for batchSkip: in three stores, or null (byte by byte).
+  private PackedForm.ShortKey batch;
   private int batchSkip = -1;
   // Entry positions of the layout's varying key bytes, least significant first, for shared().
   private final int[] positionOfByte;
@@ -248,6 +248,8 @@ public final class PackedMerge implements EntrySource {
       throw new IllegalStateException(
           "fill leaving out " + skip + " bytes after fillArray for " + batchSkip);
     }
+    // Two loops, not one branch per entry: a branch the compiled loop had not seen taken would be
+    // a trap there (see the class comment).
     PackedForm.ShortKey w = batch;
     if (w != null) {
       for (int j = 0; j < count; j++) {
