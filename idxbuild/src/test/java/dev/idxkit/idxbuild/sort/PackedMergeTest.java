@@ -34,6 +34,20 @@ class PackedMergeTest {
       int maxSlot,
       int indexes,
       List<byte[]> all) {
+    return buffer(r, rows, page, 0, keyBytes, keyMask, maxSlot, indexes, all);
+  }
+
+  /** {@link #buffer} with {@code pad} constant zero bytes before each key. */
+  private static EntryBuffer buffer(
+      SplittableRandom r,
+      int rows,
+      long page,
+      int pad,
+      int keyBytes,
+      long keyMask,
+      int maxSlot,
+      int indexes,
+      List<byte[]> all) {
     EntryBuffer b = new EntryBuffer(1L << 24);
     int slot = -1;
     for (int row = 0; row < rows; row++) {
@@ -43,13 +57,13 @@ class PackedMergeTest {
       } else {
         slot++;
       }
-      byte[] e = new byte[2 + keyBytes + Rid.BYTES];
+      byte[] e = new byte[2 + pad + keyBytes + Rid.BYTES];
       e[1] = (byte) (4 + r.nextInt(indexes)); // a group's buffers hold several indexes' entries
       long key = r.nextLong() & keyMask;
       for (int i = 0; i < keyBytes; i++) {
-        e[2 + i] = (byte) (key >>> (8 * (keyBytes - 1 - i)));
+        e[2 + pad + i] = (byte) (key >>> (8 * (keyBytes - 1 - i)));
       }
-      Rid.write(Rid.of(page, slot), e, 2 + keyBytes);
+      Rid.write(Rid.of(page, slot), e, 2 + pad + keyBytes);
       all.add(e);
       assertThat(b.add(e)).isTrue();
     }
@@ -87,12 +101,16 @@ class PackedMergeTest {
   /**
    * {@link PackedMerge#fill}, in batches of any size after a first {@code next()}, gives the
    * entries (less their index id) and the shared byte counts that {@code next()} gives one at a
-   * time; it is offered only when no entry's index id differs from another's.
+   * time; it is offered only when no entry's index id differs from another's. Keys short enough to
+   * unpack in a few stores ({@link PackedForm.ShortKey}) and keys past them (17 constant bytes
+   * before the key) both come.
    */
   @Test
   void fillGivesWhatNextGives() {
     SplittableRandom r = Seeds.random(seed);
+    int[] filled = new int[2]; // rounds filled byte by byte, in a few stores
     for (int round = 0; round < 40; round++) {
+      int pad = r.nextInt(3) == 0 ? 17 : 0;
       int keyBytes = 1 + r.nextInt(8);
       int indexes = r.nextInt(4) == 0 ? 2 : 1;
       List<byte[]> all = new ArrayList<>();
@@ -100,7 +118,7 @@ class PackedMergeTest {
       long page = r.nextInt(1 << 20);
       long mask = (1L << (8 * (1 + r.nextInt(3)))) - 1;
       for (int i = 0, k = 1 + r.nextInt(6); i < k; i++) {
-        buffers.add(buffer(r, 1 + r.nextInt(3000), page, keyBytes, mask, 60, indexes, all));
+        buffers.add(buffer(r, 1 + r.nextInt(3000), page, pad, keyBytes, mask, 60, indexes, all));
         page += 10_000 + r.nextInt(100_000);
       }
       String what = "round " + round + "; " + repro;
@@ -116,6 +134,7 @@ class PackedMergeTest {
         if (!oneIndex) {
           continue;
         }
+        filled[PackedForm.ShortKey.of(group.layout(), 2) == null ? 0 : 1]++;
         int len = merge.length() - 2;
         int max = 1 + r.nextInt(300);
         byte[] out = merge.fillArray(max, 2);
@@ -137,6 +156,9 @@ class PackedMergeTest {
         assertThat(merge.remaining()).as(what).isZero();
       }
     }
+    assertThat(filled)
+        .as("rounds filled byte by byte and in a few stores; " + repro)
+        .doesNotContain(0);
   }
 
   /** fill needs fillArray for its skip first: that is where it chooses how to unpack. */
