@@ -45,8 +45,13 @@ public final class TreeEntries {
 
   /** Writes the 16-byte entry {@code key || rid} at {@code out[0..16)}. */
   public static void entry(long key, long rid, byte[] out) {
-    putLongBigEndian(KeyEncoder.signFlip(key), out, 0);
-    Rid.write(rid, out, KEY_BYTES);
+    entry(key, rid, out, 0);
+  }
+
+  /** Writes the 16-byte entry {@code key || rid} at {@code out[off..off+16)}. */
+  public static void entry(long key, long rid, byte[] out, int off) {
+    putLongBigEndian(KeyEncoder.signFlip(key), out, off);
+    Rid.write(rid, out, off + KEY_BYTES);
   }
 
   /** The RID of an entry written by {@link #entry}. */

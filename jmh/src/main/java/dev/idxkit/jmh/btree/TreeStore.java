@@ -2,7 +2,6 @@ package dev.idxkit.jmh.btree;
 
 import dev.idxkit.core.Durability;
 import dev.idxkit.core.IndexStatus;
-import dev.idxkit.core.Rid;
 import dev.idxkit.core.internal.txn.Store;
 import dev.idxkit.core.internal.txn.StoreOptions;
 import dev.idxkit.core.spi.BuildResult;
@@ -13,9 +12,6 @@ import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageSink;
 import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.jmh.BenchDir;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -136,9 +132,6 @@ public final class TreeStore implements AutoCloseable {
   /** Entries in a batch of {@link #addEntryBatches}, as the rebuilder's packed merge gives them. */
   static final int BATCH = 64;
 
-  private static final VarHandle BE_LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
   /**
    * {@link #addEntries} the way the rebuilder feeds its builders: the first entry with {@code add},
    * the rest {@value #BATCH} at a time into one array with what each shares with the one before it
@@ -159,9 +152,8 @@ public final class TreeStore implements AutoCloseable {
     for (long i = 1; i < n; ) {
       int count = (int) Math.min(BATCH, n - i);
       for (int j = 0; j < count; j++, i++) {
-        long key = KeyEncoder.signFlip(TreeEntries.keyOf(i));
-        BE_LONG.set(batch, j * len, key);
-        Rid.write(i, batch, j * len + TreeEntries.KEY_BYTES);
+        TreeEntries.entry(TreeEntries.keyOf(i), i, batch, j * len);
+        long key = KeyEncoder.signFlip(TreeEntries.keyOf(i)); // the key's bytes as a number
         shared[j] = Long.numberOfLeadingZeros(previous ^ key) >>> 3; // keys always differ
         previous = key;
       }
