@@ -11,6 +11,7 @@ import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
 import dev.idxkit.core.spi.MetaState;
 import dev.idxkit.core.spi.PageRuns;
+import dev.idxkit.idxbuild.sort.GroupSort;
 import dev.idxkit.idxbuild.sort.RunReader;
 import dev.idxkit.idxbuild.temp.TempSpace;
 import dev.idxkit.idxbuild.temp.TempSpaceExhaustedException;
@@ -194,11 +195,16 @@ public final class IndexRebuild {
       return plan;
     }
 
-    /** One {@link SortGroup} per planned group, numbered in plan order. */
+    /**
+     * One {@link SortGroup} per planned group, numbered in plan order. A group of one index built
+     * on one thread is sorted as one at the build ({@link GroupSort}), not buffer by buffer in the
+     * scan and then merged.
+     */
     List<SortGroup> sortGroups(RebuildPlan plan, ExecutorService prefetch) {
       List<SortGroup> groups = new ArrayList<>();
       for (RebuildPlan.Group g : plan.groups()) {
-        groups.add(new SortGroup(g, groups.size(), cat, temp, options, prefetch));
+        boolean asOne = g.indexes().size() == 1;
+        groups.add(new SortGroup(g, groups.size(), cat, temp, options, prefetch, asOne));
       }
       return groups;
     }
@@ -251,12 +257,14 @@ public final class IndexRebuild {
               "entries",
               Math.min(options.threads(), order.size()),
               () -> {
+                // This thread's sort arrays, reused from group to group (GroupSort).
+                GroupSort.Workspace work = new GroupSort.Workspace();
                 int g;
                 while ((g = nextGroup.getAndIncrement()) < order.size()) {
                   cancel.check();
                   SortGroup group = order.get(g);
                   List<SortGroup.Built> r =
-                      group.build(bulk, cancel, built, rangeThreads(group, plan));
+                      group.build(bulk, cancel, built, rangeThreads(group.plan(), plan), work);
                   synchronized (results) {
                     results.set(g, r);
                   }
@@ -460,8 +468,8 @@ public final class IndexRebuild {
    * Threads for one group's merge: {@code mergeThreads} for a group that holds most of the keys
    * (and enough of them for the split to pay), one otherwise.
    */
-  private int rangeThreads(SortGroup g, RebuildPlan plan) {
-    long entries = g.plan().estimatedEntries();
+  private int rangeThreads(RebuildPlan.Group g, RebuildPlan plan) {
+    long entries = g.estimatedEntries();
     boolean most = entries * 2 > plan.estimatedEntries();
     return options.mergeThreads() > 1 && most && entries >= minParallelEntries
         ? options.mergeThreads()

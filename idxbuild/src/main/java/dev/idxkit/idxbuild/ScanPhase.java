@@ -320,11 +320,10 @@ final class ScanPhase {
       return at;
     }
 
-    /** Sorted buffers go to their groups, for the final merge. */
+    /** The last buffers go to their groups, for the build. */
     void handOver() {
       for (int i = 0; i < buffers.length; i++) {
         if (buffers[i] != null && buffers[i].size() > 0) {
-          buffers[i].sort();
           groups.get(i).keepInMemory(buffers[i]);
         }
         buffers[i] = null;

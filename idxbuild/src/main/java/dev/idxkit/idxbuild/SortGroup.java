@@ -10,7 +10,7 @@ import dev.idxkit.core.spi.TreeBuilder;
 import dev.idxkit.core.spi.TreeSegment;
 import dev.idxkit.idxbuild.sort.EntryBuffer;
 import dev.idxkit.idxbuild.sort.EntrySource;
-import dev.idxkit.idxbuild.sort.LoserTree;
+import dev.idxkit.idxbuild.sort.GroupSort;
 import dev.idxkit.idxbuild.sort.MultiPassMerge;
 import dev.idxkit.idxbuild.sort.PackedMerge;
 import dev.idxkit.idxbuild.sort.Run;
@@ -30,7 +30,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
 
 /**
  * One sort group at run time: the runs its scan buffers spilled, the buffers still in memory, and
@@ -42,15 +41,21 @@ import java.util.function.Function;
  * {@link TreeBuilder} per index (entries arrive grouped by index id, in key order); the merged run
  * is never written. A unique index is checked on the way: two adjacent entries with the same key
  * part (and no NULL in it) stop the rebuild with both rows named. When the group's buffers merge as
- * packed longs and hold one index, the merge writes {@value #BATCH} entries at a time into one
- * array, less their index id, and the tree builder takes each leaf's share of them in one copy
+ * packed longs and hold one index, the merge writes {@value MergeFeed#BATCH} entries at a time into
+ * one array, less their index id, and the tree builder takes each leaf's share of them in one copy
  * ({@link TreeBuilder#addNextAll}): no call into the builder and no copy of its own per entry.
+ *
+ * <p>A group of one index that stays in memory is not merged: the scan packs its full buffers
+ * without sorting them and the build sorts them all at once ({@link GroupSort}) into one part,
+ * which the merge then reads in order. Should the group spill after all, or its memory not hold the
+ * sort's two arrays, each buffer is sorted on its own and merged as above.
  *
  * <p>A group holding most of the keys is built on several threads: sampled splitters cut its key
  * space into ranges of about equal size, {@value #RANGES_PER_THREAD} per thread, which the threads
  * take in key order as they finish the one before; each range merges its slice of every run and
  * buffer into tree segments, and the segments of each index are joined into one tree (the unique
- * check also compares the entries that meet at each boundary).
+ * check also compares the entries that meet at each boundary). A group sorted as one is cut at
+ * exact equal counts instead ({@link PackedMerge.Group#bounds}).
  *
  * <p>More ranges than threads because equal entry counts do not take equal times (one ran up to 1.6
  * times as long as another, which one varying by round; the cause was not found): one range per
@@ -73,21 +78,14 @@ final class SortGroup {
   final AtomicLong spilledEntries = new AtomicLong();
   final AtomicLong runsWritten = new AtomicLong();
   final AtomicLong spilledBytes = new AtomicLong();
-  // Entries per call of the merge loop when the merge's length is known. Small enough that HotSpot
-  // compiles each batch loop (fill, addNextAll, addAll) whole once it has been called 600 times,
-  // mostly before the loop has run the 40,000 iterations that compile it on the stack: with 256,
-  // C2 compiled each of them on the stack first and again whole, late in a cold command's build
-  // (cold SF 0.5 six-index rebuild, build phase 0.88x per pair; warm builds no slower).
-  private static final int BATCH = 64;
-  // Entries between two reports to the rebuild's shared progress count (an atomic add that the
-  // build threads would otherwise contend for after every batch) and two checks for a cancel.
-  private static final int PROGRESS_STEP = 4096;
   // Key ranges per range thread (see the class comment).
   static final int RANGES_PER_THREAD = 4;
   private static final AtomicInteger RANGE_THREADS = new AtomicInteger();
 
   int mergePasses;
   int ranges = 1;
+  // Whether the scan packs full buffers without sorting them, for the build to sort them as one.
+  private final boolean sortsAsOne;
   private volatile PackedMerge.Group packedMerge;
   long mergeBytes;
   long finalRuns;
@@ -98,8 +96,10 @@ final class SortGroup {
       Catalog catalog,
       TempSpace temp,
       RebuildOptions options,
-      Executor prefetch) {
+      Executor prefetch,
+      boolean sortsAsOne) {
     this.plan = plan;
+    this.sortsAsOne = sortsAsOne;
     this.prefetch = prefetch;
     this.position = position;
     this.catalog = catalog;
@@ -147,7 +147,7 @@ final class SortGroup {
    * written as a run. Returns the buffer the worker goes on filling.
    */
   EntryBuffer full(EntryBuffer b) {
-    b.sort();
+    arrange(b);
     if (reserve(b.bytesWhenCompact())) {
       EntryBuffer next = b.compactAndRenew();
       synchronized (this) {
@@ -155,9 +155,24 @@ final class SortGroup {
       }
       return next;
     }
+    if (!b.isSorted()) {
+      b.sort(); // packed in arrival order: a run is written in order
+    }
     writeRun(b);
     b.clear();
     return b;
+  }
+
+  /**
+   * A full buffer sorted, or, in a group sorted as one at the build ({@link GroupSort}), packed in
+   * the order its entries came: the build sorts all of them at once.
+   */
+  private void arrange(EntryBuffer b) {
+    if (sortsAsOne) {
+      b.packInArrivalOrder();
+    } else {
+      b.sort();
+    }
   }
 
   /**
@@ -203,8 +218,9 @@ final class SortGroup {
     }
   }
 
-  /** A sorted buffer (a worker's last, or a full one there is room for), kept for the merge. */
+  /** A worker's last buffer, kept for the build (sorted or packed as {@link #full} does). */
   void keepInMemory(EntryBuffer b) {
+    arrange(b);
     b.compact();
     synchronized (this) {
       inMemory.add(b);
@@ -218,7 +234,8 @@ final class SortGroup {
    * Phases 2 and 3 for this group: intermediate merge passes if needed, then the final merge into
    * the trees. {@code built} counts entries as they reach the builders.
    */
-  List<Built> build(BulkWrite bulk, Cancel cancel, AtomicLong built, int rangeThreads) {
+  List<Built> build(
+      BulkWrite bulk, Cancel cancel, AtomicLong built, int rangeThreads, GroupSort.Workspace work) {
     List<Run> toMerge;
     List<EntryBuffer> memory;
     synchronized (this) {
@@ -242,12 +259,18 @@ final class SortGroup {
         runsWritten.addAndGet(r.merges());
       }
       finalRuns = toMerge.size();
-      // All in memory and packed into longs: merged as longs (PackedMerge), if one layout fits.
-      packedMerge = toMerge.isEmpty() && !memory.isEmpty() ? PackedMerge.unify(memory) : null;
+      packedMerge = toMerge.isEmpty() && !memory.isEmpty() ? sortedAsOne(memory, work) : null;
+      boolean sortedAsOne = packedMerge != null;
+      if (!sortedAsOne) {
+        memory.forEach(EntryBuffer::sort); // those packed for one sort that did not happen
+        // All in memory and packed into longs: merged as longs (PackedMerge), if one layout fits.
+        packedMerge = toMerge.isEmpty() && !memory.isEmpty() ? PackedMerge.unify(memory) : null;
+      }
+      int wanted = rangeThreads * RANGES_PER_THREAD;
       List<byte[]> bounds =
-          rangeThreads > 1
-              ? Splitters.split(toMerge, memory, rangeThreads * RANGES_PER_THREAD)
-              : List.of();
+          rangeThreads <= 1
+              ? List.of()
+              : sortedAsOne ? packedMerge.bounds(wanted) : Splitters.split(toMerge, memory, wanted);
       if (bounds.isEmpty()) {
         return buildWhole(bulk, toMerge, memory, cancel, built);
       }
@@ -265,13 +288,36 @@ final class SortGroup {
     }
   }
 
+  /**
+   * The buffers of a group planned to be sorted as one, all kept in memory, sorted into one part
+   * ({@link GroupSort}) when the group's memory leaves room for the sort; null otherwise.
+   */
+  private PackedMerge.Group sortedAsOne(List<EntryBuffer> memory, GroupSort.Workspace work) {
+    if (!sortsAsOne) {
+      return null;
+    }
+    long entries = 0;
+    for (EntryBuffer b : memory) {
+      entries += b.size();
+    }
+    long free;
+    synchronized (this) {
+      free = plan.memoryBytes() - keptBytes;
+    }
+    if (GroupSort.bytesNeeded(entries) > free) {
+      return null;
+    }
+    return GroupSort.sort(memory, work);
+  }
+
   /** One merge of everything into one builder per index. */
   private List<Built> buildWhole(
       BulkWrite bulk, List<Run> runs, List<EntryBuffer> memory, Cancel cancel, AtomicLong built) {
     Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
     try {
       Map<Integer, IndexBuild> builders =
-          merge(
+          MergeFeed.merge(
+              catalog,
               sources(runs, memory, null, null),
               ix -> new IndexBuild(ix, treeBuilder(streams, bulk, ix, false)),
               cancel,
@@ -326,7 +372,8 @@ final class SortGroup {
                   try {
                     cancel.check(); // a range still queued when another failed does not start
                     Map<Integer, IndexBuild> b =
-                        merge(
+                        MergeFeed.merge(
+                            catalog,
                             sources(runs, memory, from, to),
                             ix -> new IndexBuild(ix, treeBuilder(streams, bulk, ix, true)),
                             cancel,
@@ -396,133 +443,6 @@ final class SortGroup {
     } finally {
       pool.shutdownNow();
     }
-  }
-
-  /** Merges {@code sources} and feeds each entry to its index's builder. */
-  private Map<Integer, IndexBuild> merge(
-      List<EntrySource> sources,
-      Function<IndexInfo, IndexBuild> newBuild,
-      Cancel cancel,
-      AtomicLong built) {
-    Map<Integer, IndexBuild> builders = new HashMap<>();
-    try (EntrySource merged = sources.size() == 1 ? sources.get(0) : new LoserTree(sources)) {
-      if (!merged.next()) {
-        return builders;
-      }
-      // The first entry of each index starts its builder outside the loop: the loop is compiled
-      // once for all groups, and a branch it never took for the group it was compiled for (a new
-      // index, a builder's first leaf) would send every later group's first entry back to the
-      // interpreter and the loop to the compiler again.
-      IndexBuild current = start(merged, newBuild, builders);
-      long unreported = 1; // the first entry
-      // With a known length, batches of next() calls that never return false, for the same reason
-      // (the loop's end would be such a branch); each batch is a call, so the loop compiles as a
-      // method, early, not as a replacement on the stack. Without one, entry by entry.
-      long left = merged.remaining();
-      if (left < 0) {
-        while (merged.next()) {
-          current = addCurrent(merged, current, newBuild, builders);
-          unreported = report(unreported + 1, built, cancel);
-        }
-      } else if (merged instanceof PackedMerge packed && packed.fillsWithout(2)) {
-        unreported = fillAll(packed, left, current, unreported, cancel, built);
-      } else {
-        while (left > 0) {
-          int batch = (int) Math.min(left, BATCH);
-          current = addBatch(merged, batch, current, newBuild, builders);
-          left -= batch;
-          unreported = report(unreported + batch, built, cancel);
-        }
-      }
-      built.addAndGet(unreported);
-    }
-    return builders;
-  }
-
-  /**
-   * Entries built but not yet in the rebuild's shared count: added to it, with a check for a
-   * cancel, once there are {@link #PROGRESS_STEP}; returns what is still unreported.
-   */
-  private static long report(long unreported, AtomicLong built, Cancel cancel) {
-    if (unreported < PROGRESS_STEP) {
-      return unreported;
-    }
-    built.addAndGet(unreported);
-    cancel.check();
-    return 0;
-  }
-
-  /**
-   * The {@code left} entries after the first of a packed merge of one index, a batch at a time:
-   * written into one array less their index id and given to the builder together. Returns the
-   * entries not yet reported to {@code built}, starting from {@code unreported}.
-   */
-  private static long fillAll(
-      PackedMerge packed,
-      long left,
-      IndexBuild current,
-      long unreported,
-      Cancel cancel,
-      AtomicLong built) {
-    int len = packed.length() - 2;
-    byte[] batch = packed.fillArray(BATCH, 2);
-    int[] shared = new int[BATCH];
-    while (left > 0) {
-      int count = (int) Math.min(left, BATCH);
-      packed.fill(batch, 2, shared, count);
-      current.addAll(batch, count, len, shared);
-      left -= count;
-      unreported = report(unreported + count, built, cancel);
-    }
-    return unreported;
-  }
-
-  /** The next {@code count} entries of {@code merged}, which has at least that many left. */
-  private IndexBuild addBatch(
-      EntrySource merged,
-      int count,
-      IndexBuild current,
-      Function<IndexInfo, IndexBuild> newBuild,
-      Map<Integer, IndexBuild> builders) {
-    for (int i = 0; i < count; i++) {
-      if (!merged.next()) {
-        throw new IllegalStateException("the merge ended before the entries it announced");
-      }
-      current = addCurrent(merged, current, newBuild, builders);
-    }
-    return current;
-  }
-
-  /** Adds {@code merged}'s current entry, after the first, to its index's builder; returns it. */
-  private IndexBuild addCurrent(
-      EntrySource merged,
-      IndexBuild current,
-      Function<IndexInfo, IndexBuild> newBuild,
-      Map<Integer, IndexBuild> builders) {
-    byte[] a = merged.array();
-    int off = merged.offset();
-    int len = merged.length();
-    if ((((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF)) != current.index.id()) {
-      return start(merged, newBuild, builders);
-    }
-    // What the entry shares with the one before, less the index id (the same, both bytes).
-    int shared = merged.shared();
-    current.add(a, off + 2, len - 2, shared < 0 ? -1 : shared - 2);
-    return current;
-  }
-
-  /** A builder for the index of {@code merged}'s current entry, given that entry. */
-  private IndexBuild start(
-      EntrySource merged,
-      Function<IndexInfo, IndexBuild> newBuild,
-      Map<Integer, IndexBuild> builders) {
-    byte[] a = merged.array();
-    int off = merged.offset();
-    int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
-    IndexBuild b = newBuild.apply(catalog.index(id));
-    builders.put(id, b);
-    b.first(a, off + 2, merged.length() - 2);
-    return b;
   }
 
   /**

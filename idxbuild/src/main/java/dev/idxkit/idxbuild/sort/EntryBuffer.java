@@ -214,9 +214,38 @@ public final class EntryBuffer {
     }
   }
 
+  /**
+   * Packs the entries into longs in the order they came, without sorting them, when {@link #sort}
+   * would pack them; sorts them otherwise. For a group sorted as one at the build ({@link
+   * GroupSort}), which sorts the longs of all its buffers together; {@link #sort} still sorts this
+   * buffer on its own. Then {@link #compact} as after a sort; {@link #source} needs a sort first.
+   */
+  public void packInArrivalOrder() {
+    if (stride > 0 || packed != null) {
+      return;
+    }
+    if (arrivalOrder && ridOrder && isFixedLength()) {
+      packed = PackedEntries.packInArrivalOrder(arena, start(), n, fixedLength);
+      if (packed != null) {
+        arrivalOrder = false;
+        pairsPending = false; // the pair region holds the packed longs now
+        prefixesLoaded = false;
+        sorted = packed.keyOrdered();
+        return;
+      }
+    }
+    sort();
+  }
+
   /** Sorts the entries into unsigned byte order. Equal entries are all kept. */
   public void sort() {
     sortedByArrival = false;
+    if (packed != null && !packed.keyOrdered()) {
+      packed.sortKeys(); // packed in arrival order: sorted now
+      sortedByArrival = true;
+      sorted = true;
+      return;
+    }
     if (stride > 0 || packed != null) {
       return; // compacted or packed: in order, and nothing was added since (add restores pairs)
     }
@@ -294,7 +323,9 @@ public final class EntryBuffer {
 
   /** Compacts; returns the arena replaced, or null when nothing was replaced. */
   private byte[] compactInto() {
-    checkSorted();
+    if (packed == null) {
+      checkSorted(); // packed longs compact in either order
+    }
     writePendingPairs();
     if (stride > 0) {
       return null;

@@ -113,16 +113,30 @@ final class PackedEntries {
   private final int len;
   private final long lastPage;
   private Layout layout;
-  private byte[] longs; // the sorted longs, native order, n of them from longsAt
+  private byte[] longs; // the longs, native order, n of them from longsAt
   private int longsAt;
+  // Whether the longs are in order; false for a buffer packed in arrival order (RID order), which
+  // GroupSort sorts together with the group's other buffers, or sortKeys on its own.
+  private boolean keyOrdered;
+  // Whether the longs are in the order the entries came (RID order): no radix pass moved them.
+  private boolean inArrivalOrder;
 
-  private PackedEntries(int n, Layout layout, long lastPage, byte[] longs, int longsAt) {
+  PackedEntries(
+      int n,
+      Layout layout,
+      long lastPage,
+      byte[] longs,
+      int longsAt,
+      boolean keyOrdered,
+      boolean inArrivalOrder) {
     this.n = n;
     this.len = layout.entryLength();
     this.layout = layout;
     this.lastPage = lastPage;
     this.longs = longs;
     this.longsAt = longsAt;
+    this.keyOrdered = keyOrdered;
+    this.inArrivalOrder = inArrivalOrder;
   }
 
   /**
@@ -132,6 +146,19 @@ final class PackedEntries {
    * and the RID do not fit in 64 bits.
    */
   static PackedEntries sort(byte[] data, int base, int n, int len) {
+    return pack(data, base, n, len, true);
+  }
+
+  /**
+   * {@link #sort}'s packing without its passes: the longs stay in arrival order, which is RID
+   * order, unless they came in key order anyway ({@link #keyOrdered}). For a group sorted as one at
+   * the build ({@link GroupSort}); {@link #sortKeys} sorts such a buffer on its own.
+   */
+  static PackedEntries packInArrivalOrder(byte[] data, int base, int n, int len) {
+    return pack(data, base, n, len, false);
+  }
+
+  private static PackedEntries pack(byte[] data, int base, int n, int len, boolean sort) {
     int keyLen = len - 8;
     if (n < 1 || keyLen < 0) {
       return null;
@@ -159,33 +186,94 @@ final class PackedEntries {
     at = Arrays.copyOf(at, varying);
     Layout layout = new Layout(Arrays.copyOf(data, keyLen), at, ridBits, slotBits, firstPage);
     // 2. Pack into the lower half of the pair region, counting the key digits.
-    int[] counts = new int[varying << 8]; // digit d's counts at [d << 8, (d + 1) << 8)
     int lower = base;
+    if (!sort) {
+      boolean inOrder = PackedForm.packInArrivalOrder(data, n, len, layout, lower);
+      return new PackedEntries(n, layout, lastPage, data, lower, inOrder, true);
+    }
+    int[] counts = new int[varying << 8]; // digit d's counts at [d << 8, (d + 1) << 8)
     int upper = base + (n << 3);
     boolean inOrder = PackedForm.pack(data, n, len, layout, counts, lower);
     // 3. LSD passes over the key digits, skipping digits shared by all; none at all when the
     // entries came in order already (a key that grows with the RID: a primary key loaded in key
     // order).
-    int src = lower;
-    int dst = upper;
+    int passes = inOrder ? 0 : bytePasses(data, lower, data, upper, n, layout, counts);
+    return new PackedEntries(
+        n, layout, lastPage, data, passes % 2 == 0 ? lower : upper, true, inOrder);
+  }
+
+  /**
+   * Stable LSD passes over the {@code n} longs at {@code a[aAt]}, one a varying key byte (last
+   * first, skipping a byte every long shares), back and forth with {@code b[bAt]}; returns how many
+   * it made: an even number leaves the longs in {@code a}, an odd one in {@code b}.
+   */
+  private static int bytePasses(
+      byte[] a, int aAt, byte[] b, int bAt, int n, Layout layout, int[] counts) {
+    int ridBits = layout.ridBits();
     int[] pos = new int[256];
-    for (int d = inOrder ? varying : 0; d < varying; d++) {
+    int passes = 0;
+    for (int d = 0; d < layout.at().length; d++) {
+      byte[] src = passes % 2 == 0 ? a : b;
+      int srcAt = passes % 2 == 0 ? aAt : bAt;
       int c = d << 8;
       int shift = ridBits + (d << 3);
-      if (counts[c + ((int) ((long) LONG.get(data, src) >>> shift) & 0xFF)] == n) {
+      if (counts[c + ((int) ((long) LONG.get(src, srcAt) >>> shift) & 0xFF)] == n) {
         continue;
       }
       int sum = 0;
-      for (int b = 0; b < 256; b++) {
-        pos[b] = sum;
-        sum += counts[c + b];
+      for (int v = 0; v < 256; v++) {
+        pos[v] = sum;
+        sum += counts[c + v];
       }
-      radixPass(data, src, dst, n, shift, pos);
-      int t = src;
-      src = dst;
-      dst = t;
+      radixPass(src, srcAt, passes % 2 == 0 ? b : a, passes % 2 == 0 ? bAt : aAt, n, shift, pos);
+      passes++;
     }
-    return new PackedEntries(n, layout, lastPage, data, src);
+    return passes;
+  }
+
+  long lastPage() {
+    return lastPage;
+  }
+
+  /** The array holding the longs, from {@link #longsAt}: for loops that read them in bulk. */
+  byte[] longs() {
+    return longs;
+  }
+
+  int longsAt() {
+    return longsAt;
+  }
+
+  /** Whether the longs are in order: sorted, or packed in arrival order that was key order. */
+  boolean keyOrdered() {
+    return keyOrdered;
+  }
+
+  /**
+   * Sorts longs packed in arrival order ({@link #packInArrivalOrder}) by their key bytes, as {@link
+   * #sort} would have (stable LSD passes: they are in RID order), into a new array: for a buffer of
+   * a group meant to be sorted as one that is merged after all (it spilled, or the memory for one
+   * sort was not there).
+   */
+  void sortKeys() {
+    int varying = layout.at().length;
+    if (!keyOrdered && varying > 0) {
+      int[] counts = new int[varying << 8];
+      new PackedForm.Packer(layout, len).count(longs, longsAt, n, counts);
+      byte[] other = new byte[8 * n];
+      int passes = bytePasses(longs, longsAt, other, 0, n, layout, counts);
+      if (passes % 2 == 1) {
+        longs = other;
+        longsAt = 0;
+      }
+      inArrivalOrder = passes == 0;
+    }
+    keyOrdered = true;
+  }
+
+  /** Whether the longs are in the order the entries came, RID order ({@link GroupSort}). */
+  boolean inArrivalOrder() {
+    return inArrivalOrder;
   }
 
   /**
@@ -206,11 +294,12 @@ final class PackedEntries {
     return maxSlot;
   }
 
-  /** One stable counting pass: the {@code n} longs at {@code src} to {@code dst} by a byte. */
-  private static void radixPass(byte[] data, int src, int dst, int n, int shift, int[] pos) {
+  /** One stable counting pass: the {@code n} longs at {@code from[src]} to {@code to[dst]}. */
+  private static void radixPass(
+      byte[] from, int src, byte[] to, int dst, int n, int shift, int[] pos) {
     for (int i = 0; i < n; i++) {
-      long k = (long) LONG.get(data, src + (i << 3));
-      LONG.set(data, dst + (pos[(int) (k >>> shift) & 0xFF]++ << 3), k);
+      long k = (long) LONG.get(from, src + (i << 3));
+      LONG.set(to, dst + (pos[(int) (k >>> shift) & 0xFF]++ << 3), k);
     }
   }
 
@@ -351,6 +440,39 @@ final class PackedEntries {
     for (int i = 0; i < n; i++) {
       int at = longsAt + (i << 3);
       LONG.set(longs, at, r.apply((long) LONG.get(longs, at)));
+    }
+    layout = to;
+  }
+
+  /**
+   * {@link #recodeInto} {@code to} (nothing to rewrite when it is this buffer's layout already),
+   * counting each long's key digits into {@code counts} on the way ({@link GroupSort#countDigits}):
+   * the longs are read once for both.
+   */
+  void recodeCounting(Layout to, int[] counts) {
+    // Two methods, one loop each: a loop the JIT compiled without seeing the other path taken
+    // would be sent back to the interpreter when it is.
+    if (layout == to) {
+      countDigits(to.ridBits(), counts);
+    } else {
+      recodeCountingDigits(to, counts);
+    }
+  }
+
+  private void countDigits(int ridBits, int[] counts) {
+    for (int i = 0; i < n; i++) {
+      GroupSort.countDigits((long) LONG.get(longs, longsAt + (i << 3)), ridBits, counts);
+    }
+  }
+
+  private void recodeCountingDigits(Layout to, int[] counts) {
+    int ridBits = to.ridBits();
+    Recode r = new Recode(layout, to);
+    for (int i = 0; i < n; i++) {
+      int at = longsAt + (i << 3);
+      long v = r.apply((long) LONG.get(longs, at));
+      LONG.set(longs, at, v);
+      GroupSort.countDigits(v, ridBits, counts);
     }
     layout = to;
   }

@@ -48,6 +48,22 @@ final class PackedForm {
     return false;
   }
 
+  /**
+   * Packs entry {@code j} into the long at {@code data[to + 8 j]} with {@code layout} and counts
+   * nothing: a buffer left in arrival order for {@link GroupSort}. Returns whether the longs came
+   * out in non-decreasing order.
+   */
+  static boolean packInArrivalOrder(
+      byte[] data, int n, int len, PackedEntries.Layout layout, int to) {
+    Packer p = new Packer(layout, len);
+    int j = p.packInOrder(data, n, to);
+    if (j == n) {
+      return true;
+    }
+    p.packRest(data, j, n, to);
+    return false;
+  }
+
   /** Entry to long for one layout; each loop a method of its own, so each compiles on its own. */
   static final class Packer {
     private final int len;
@@ -119,6 +135,13 @@ final class PackedForm {
         long packed = pack(data, j * len);
         countDigits(packed, counts);
         LONG.set(data, to + (j << 3), packed);
+      }
+    }
+
+    /** Packs entries {@code [from, n)}, counting nothing. */
+    void packRest(byte[] data, int from, int n, int to) {
+      for (int j = from; j < n; j++) {
+        LONG.set(data, to + (j << 3), pack(data, j * len));
       }
     }
 

@@ -120,12 +120,44 @@ public final class PackedMerge implements EntrySource {
    * Immutable; merges of several key ranges may run at once.
    */
   public static final class Group {
-    private final List<EntryBuffer> buffers;
+    private final List<PackedEntries> parts;
     private final PackedEntries.Layout layout;
 
-    private Group(List<EntryBuffer> buffers, PackedEntries.Layout layout) {
-      this.buffers = List.copyOf(buffers);
+    private Group(List<PackedEntries> parts, PackedEntries.Layout layout) {
+      this.parts = List.copyOf(parts);
       this.layout = layout;
+    }
+
+    /** A group of one part, sorted ({@link GroupSort}): its merge reads it in order. */
+    static Group of(PackedEntries sorted) {
+      if (!sorted.keyOrdered()) {
+        throw new IllegalArgumentException("a group of one part needs the part sorted");
+      }
+      return new Group(List.of(sorted), sorted.layout());
+    }
+
+    /**
+     * For a group of one sorted part ({@link #of}): the entries that cut it into {@code parts}
+     * ranges of equal counts (fewer when it holds fewer entries), strictly increasing, as {@link
+     * Splitters#split} gives them for buffers and runs; exact here, no sampling.
+     */
+    public List<byte[]> bounds(int parts) {
+      if (this.parts.size() != 1) {
+        throw new IllegalStateException("bounds of a group of " + this.parts.size() + " parts");
+      }
+      PackedEntries p = this.parts.get(0);
+      List<byte[]> out = new java.util.ArrayList<>();
+      int last = 0;
+      for (int i = 1; i < parts; i++) {
+        int at = (int) ((long) p.size() * i / parts);
+        if (at > last) {
+          byte[] e = new byte[p.entryLength()];
+          p.unpack(at, e, 0);
+          out.add(e);
+          last = at;
+        }
+      }
+      return out;
     }
 
     PackedEntries.Layout layout() {
@@ -134,12 +166,10 @@ public final class PackedMerge implements EntrySource {
 
     /** A merge of the entries in {@code [from, to)} (a null bound is open): a new reader. */
     public PackedMerge merge(byte[] from, byte[] to) {
-      List<PackedEntries> parts = new java.util.ArrayList<>();
-      int[] lo = new int[buffers.size()];
-      int[] hi = new int[buffers.size()];
-      for (int i = 0; i < buffers.size(); i++) {
-        PackedEntries p = buffers.get(i).packed();
-        parts.add(p);
+      int[] lo = new int[parts.size()];
+      int[] hi = new int[parts.size()];
+      for (int i = 0; i < parts.size(); i++) {
+        PackedEntries p = parts.get(i);
         lo[i] = from == null ? 0 : p.lowerBound(from);
         hi[i] = Math.max(lo[i], to == null ? p.size() : p.lowerBound(to));
       }
@@ -157,11 +187,21 @@ public final class PackedMerge implements EntrySource {
     List<PackedEntries> parts = new java.util.ArrayList<>();
     for (EntryBuffer b : buffers) {
       PackedEntries p = b.packed();
-      if (p == null) {
+      if (p == null || !p.keyOrdered()) {
         return null;
       }
       parts.add(p);
     }
+    PackedEntries.Layout common = commonLayout(parts);
+    return common == null ? null : new Group(parts, common);
+  }
+
+  /**
+   * One layout for {@code parts} ({@link PackedEntries#common}), with every part that varies in
+   * other key bytes rewritten into it, so that only RIDs move as its longs are read; null if no
+   * layout fits them all.
+   */
+  static PackedEntries.Layout commonLayout(List<PackedEntries> parts) {
     PackedEntries.Layout common = PackedEntries.common(parts);
     if (common == null) {
       return null;
@@ -176,7 +216,7 @@ public final class PackedMerge implements EntrySource {
         p.recodeInto(common);
       }
     }
-    return new Group(buffers, common);
+    return common;
   }
 
   @Override

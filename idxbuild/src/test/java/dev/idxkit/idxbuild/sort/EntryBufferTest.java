@@ -373,4 +373,47 @@ class EntryBufferTest {
     b.sort();
     assertSameEntries(drain(b.source()), TestEntries.sorted(in), what + "; " + repro);
   }
+
+  /**
+   * Scan entries packed in arrival order ({@link EntryBuffer#packInArrivalOrder}) are read only
+   * after a sort, which then gives what sorting them at once gives, compacted or not; an entry
+   * added after the packing joins them.
+   */
+  @Test
+  void entriesPackedInArrivalOrderSortLikeEntriesSortedAtOnce() {
+    SplittableRandom rnd = Seeds.random(seed);
+    for (int round = 0; round < 12; round++) {
+      List<byte[]> in = new ArrayList<>();
+      long rid = rnd.nextInt(1 << 20);
+      for (int i = 0, n = 1 + rnd.nextInt(5000); i < n; i++) {
+        byte[] e = new byte[2 + 4 + 8];
+        e[1] = 3;
+        int key = rnd.nextInt(1 << (1 + rnd.nextInt(24)));
+        for (int k = 0; k < 4; k++) {
+          e[2 + k] = (byte) (key >>> (24 - 8 * k));
+        }
+        rid += 1 + rnd.nextInt(70);
+        dev.idxkit.core.Rid.write(rid, e, 6);
+        in.add(e);
+      }
+      EntryBuffer b = new EntryBuffer(1L << 20);
+      in.forEach(b::add);
+      b.packInArrivalOrder();
+      String what = "round " + round + ", " + in.size() + " entries; " + repro;
+      assertThat(b.isPacked()).as(what).isTrue();
+      if (round % 3 == 1) {
+        b.compact();
+      } else if (round % 3 == 2) {
+        byte[] late = in.get(rnd.nextInt(in.size())).clone();
+        late[5] ^= 1;
+        in.add(late);
+        assertThat(b.add(late)).as(what).isTrue();
+      }
+      if (!b.isSorted()) {
+        assertThatThrownBy(b::source).as(what).isInstanceOf(IllegalStateException.class);
+      }
+      b.sort();
+      assertSameEntries(drain(b.source()), TestEntries.sorted(in), what);
+    }
+  }
 }

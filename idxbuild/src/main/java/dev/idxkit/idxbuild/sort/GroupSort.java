@@ -1,0 +1,327 @@
+package dev.idxkit.idxbuild.sort;
+
+import java.lang.invoke.VarHandle;
+import java.util.List;
+
+/**
+ * A group's kept buffers sorted as one array instead of merged: for a group of one index whose
+ * buffers all stayed in memory and were packed in arrival order ({@link
+ * PackedEntries#packInArrivalOrder}), not sorted by the scan. At SF 0.5 (six lineitem groups of 3 M
+ * entries, 16 MiB buffers) the scan spent ~270 ms of CPU a round sorting its buffers and the build
+ * ~360 ms merging each group's 6-9 sorted buffers (a loser tree, ~20 ns an entry). This sort takes
+ * 50-65 ms for such a group of a 17-bit key (~20 ns an entry in all), and the scan sorts nothing.
+ *
+ * <p>Steps:
+ *
+ * <ol>
+ *   <li>One layout for the buffers ({@link PackedMerge#commonLayout}); each buffer's longs
+ *       rewritten into it in place, counting the values of the key's digits ({@value #DIGIT_BITS}
+ *       bits each, up to {@value #MAX_DIGITS}) on the way: one tight loop a buffer.
+ *   <li>The longs are then read <em>in RID order</em> ({@code Walk}): each buffer is in RID order
+ *       (a scan worker's entries come page after page), but the workers took chunks of pages in
+ *       turn, so the buffers' RID ranges interleave. The walk takes the buffer with the lowest next
+ *       RID, finds by galloping where its RID passes the others' lowest next one, and reads that
+ *       run: a chunk or more at a time, nothing per entry. If every buffer is in order and each run
+ *       starts above the last one's end (a primary key loaded in key order), the walk copies them
+ *       and the sort is done.
+ *   <li>Stable LSD radix passes on the digits that hold more than one value (partkey at SF 0.5
+ *       varies in 17 bits: two passes, where byte digits take three), the first one scattering
+ *       straight from the walk. The passes are stable and their input is in RID order, so equal
+ *       keys stay in RID order and the RID bits need no pass: the longs end in the entries' order.
+ * </ol>
+ *
+ * <p>Memory: two arrays of 8 bytes an entry ({@link #bytesNeeded}) besides the buffers, kept in a
+ * {@link Workspace} for the build thread's next group. Keys of more than {@value #MAX_DIGITS}
+ * digits, a buffer sorted already, or no common layout: {@link #sort} declines and the caller sorts
+ * each buffer and merges them, as before.
+ */
+public final class GroupSort {
+  private static final VarHandle LONG = PrefixSort.LONG;
+  static final int DIGIT_BITS = 11;
+  private static final int MASK = (1 << DIGIT_BITS) - 1;
+  // Digits a key may have here: keys of more varying bits are merged as before.
+  static final int MAX_DIGITS = 4;
+
+  private GroupSort() {}
+
+  /** The memory {@link #sort} takes for {@code entries} entries besides the buffers. */
+  public static long bytesNeeded(long entries) {
+    return 16 * entries;
+  }
+
+  /**
+   * The entries of {@code buffers} sorted into one part, for a {@link PackedMerge} that reads it in
+   * order, or null when they cannot be sorted this way (a buffer not packed in arrival order, no
+   * common layout, too many entries for one array): the caller then sorts each buffer and merges
+   * them. The buffers may have been recoded into the common layout; they keep their entries and
+   * order either way.
+   */
+  public static PackedMerge.Group sort(List<EntryBuffer> buffers, Workspace work) {
+    List<PackedEntries> parts = new java.util.ArrayList<>();
+    long total = 0;
+    for (EntryBuffer b : buffers) {
+      PackedEntries p = b.packed();
+      if (p == null || !p.inArrivalOrder()) {
+        return null;
+      }
+      parts.add(p);
+      total += p.size();
+    }
+    if (parts.isEmpty() || total > (Integer.MAX_VALUE - 8) / 8) {
+      return null;
+    }
+    PackedEntries.Layout layout = PackedMerge.commonLayout(parts);
+    if (layout == null || 8 * layout.at().length > MAX_DIGITS * DIGIT_BITS) {
+      return null;
+    }
+    return PackedMerge.Group.of(sort(parts, layout, (int) total, work));
+  }
+
+  private static PackedEntries sort(
+      List<PackedEntries> parts, PackedEntries.Layout layout, int n, Workspace work) {
+    // 1. Every part into the common layout, in place, counting the key digits: one tight loop a
+    // part (recoding each long inside the walks doubled their time, a walk of its own to count
+    // took as long as a pass).
+    int[] counts = new int[MAX_DIGITS << DIGIT_BITS];
+    long lastPage = 0;
+    for (PackedEntries p : parts) {
+      p.recodeCounting(layout, counts);
+      lastPage = Math.max(lastPage, p.lastPage());
+    }
+    Walk walk = new Walk(parts, layout);
+    int ridBits = layout.ridBits();
+    byte[] a = work.first(8 * n);
+    if (walk.inOrder()) {
+      walk.copy(a);
+      return new PackedEntries(n, layout, lastPage, a, 0, true, true);
+    }
+    // 2. The digits that hold more than one value (the others would move nothing), LSD.
+    int digits = (8 * layout.at().length + DIGIT_BITS - 1) / DIGIT_BITS;
+    int[] moving = new int[digits];
+    int passes = 0;
+    for (int d = 0; d < digits; d++) {
+      int c = d << DIGIT_BITS;
+      int max = 0;
+      for (int v = 0; v < 1 << DIGIT_BITS; v++) {
+        max = Math.max(max, counts[c + v]);
+      }
+      if (max < n) {
+        moving[passes++] = d;
+      }
+    }
+    if (passes == 0) { // one key, RIDs in order: the walk's order is the order
+      walk.copy(a);
+      return new PackedEntries(n, layout, lastPage, a, 0, true, true);
+    }
+    int[] pos = new int[1 << DIGIT_BITS];
+    offsets(counts, moving[0], pos);
+    walk.scatter(a, ridBits + moving[0] * DIGIT_BITS, pos);
+    byte[] src = a;
+    byte[] dst = passes > 1 ? work.second(8 * n) : null;
+    for (int i = 1; i < passes; i++) {
+      offsets(counts, moving[i], pos);
+      radixPass(src, dst, n, ridBits + moving[i] * DIGIT_BITS, pos);
+      byte[] t = src;
+      src = dst;
+      dst = t;
+    }
+    return new PackedEntries(n, layout, lastPage, src, 0, true, false);
+  }
+
+  /**
+   * Counts the key digits of {@code v} ({@value #DIGIT_BITS} bits each from the key's lowest, the
+   * key above {@code ridBits}), digit {@code d} at {@code counts[d << DIGIT_BITS | value]}. Written
+   * out for the {@value #MAX_DIGITS} digits: a loop over them took twice as long.
+   */
+  static void countDigits(long v, int ridBits, int[] counts) {
+    int key = (int) (v >>> ridBits);
+    long high = v >>> (ridBits + 2 * DIGIT_BITS);
+    counts[key & MASK]++;
+    counts[(1 << DIGIT_BITS) | ((key >>> DIGIT_BITS) & MASK)]++;
+    counts[(2 << DIGIT_BITS) | ((int) high & MASK)]++;
+    counts[(3 << DIGIT_BITS) | ((int) (high >>> DIGIT_BITS) & MASK)]++;
+  }
+
+  /**
+   * The two arrays a sort works in, kept for the next sort on the same thread: a build thread sorts
+   * its groups one after another, and new 24 MB arrays a group were zeroed by the JVM each time
+   * (60-78 ms of a round's CPU). The array a sort returned holds its result until the next sort.
+   */
+  public static final class Workspace {
+    private byte[] first = new byte[0];
+    private byte[] second = new byte[0];
+
+    byte[] first(int bytes) {
+      if (first.length < bytes) {
+        first = null; // the old one can go before the new one is made
+        first = new byte[bytes];
+      }
+      return first;
+    }
+
+    byte[] second(int bytes) {
+      if (second.length < bytes) {
+        second = null;
+        second = new byte[bytes];
+      }
+      return second;
+    }
+  }
+
+  /** Each value's first position for a pass on digit {@code d}. */
+  private static void offsets(int[] counts, int d, int[] pos) {
+    int c = d << DIGIT_BITS;
+    int sum = 0;
+    for (int v = 0; v < 1 << DIGIT_BITS; v++) {
+      pos[v] = sum;
+      sum += counts[c + v];
+    }
+  }
+
+  /** One stable counting pass of the {@code n} longs of {@code from} into {@code to}. */
+  private static void radixPass(byte[] from, byte[] to, int n, int shift, int[] pos) {
+    for (int i = 0; i < n; i++) {
+      long k = (long) LONG.get(from, i << 3);
+      LONG.set(to, pos[(int) (k >>> shift) & MASK]++ << 3, k);
+    }
+  }
+
+  /**
+   * The parts' longs (in the common layout) in RID order: the part with the lowest next RID gives
+   * its longs until their RID passes the others' lowest next one (no two entries share a RID). Each
+   * use walks them all once; what it does with each long is a loop of its own.
+   */
+  private static final class Walk {
+    private final List<PackedEntries> parts;
+    private final long ridMask;
+    private final int ridBits;
+    private final int[] pos;
+
+    Walk(List<PackedEntries> parts, PackedEntries.Layout layout) {
+      this.parts = parts;
+      this.ridBits = layout.ridBits();
+      this.ridMask = (1L << ridBits) - 1;
+      this.pos = new int[parts.size()];
+    }
+
+    /**
+     * Whether the longs already come in order in RID order (a primary key loaded in key order):
+     * every part in order, and each run's first long above the last of the run before it.
+     */
+    boolean inOrder() {
+      for (PackedEntries p : parts) {
+        if (!p.keyOrdered()) {
+          return false;
+        }
+      }
+      java.util.Arrays.fill(pos, 0);
+      long last = 0;
+      for (int i = next(); i >= 0; i = next()) {
+        PackedEntries p = parts.get(i);
+        int end = runEnd(i);
+        if (Long.compareUnsigned(last, p.packedAt(pos[i])) > 0) {
+          return false;
+        }
+        last = p.packedAt(end - 1);
+        pos[i] = end;
+      }
+      return true;
+    }
+
+    /** The longs, in RID order, into {@code a}. */
+    void copy(byte[] a) {
+      java.util.Arrays.fill(pos, 0);
+      int o = 0;
+      for (int i = next(); i >= 0; i = next()) {
+        PackedEntries p = parts.get(i);
+        int end = runEnd(i);
+        copyRun(p.longs(), p.longsAt(), pos[i], end, a, o);
+        o += end - pos[i];
+        pos[i] = end;
+      }
+    }
+
+    /**
+     * The first radix pass: the longs, in RID order, to {@code a} by the digit at {@code shift}.
+     */
+    void scatter(byte[] a, int shift, int[] at) {
+      java.util.Arrays.fill(pos, 0);
+      for (int i = next(); i >= 0; i = next()) {
+        PackedEntries p = parts.get(i);
+        int end = runEnd(i);
+        scatterRun(p.longs(), p.longsAt(), pos[i], end, a, shift, at);
+        pos[i] = end;
+      }
+    }
+
+    // The loops over one run: small methods called a few hundred times a group, so that the JIT
+    // compiles each as a method, not only as a replacement on the stack of a walk called once.
+
+    private static void copyRun(byte[] longs, int base, int from, int end, byte[] a, int o) {
+      for (int j = from; j < end; j++) {
+        LONG.set(a, (o + j - from) << 3, (long) LONG.get(longs, base + (j << 3)));
+      }
+    }
+
+    private static void scatterRun(
+        byte[] longs, int base, int from, int end, byte[] a, int shift, int[] at) {
+      for (int j = from; j < end; j++) {
+        long v = (long) LONG.get(longs, base + (j << 3));
+        LONG.set(a, at[(int) (v >>> shift) & MASK]++ << 3, v);
+      }
+    }
+
+    /** The part with the lowest next RID, or -1 when every part is done. */
+    private int next() {
+      int best = -1;
+      long bestRid = Long.MAX_VALUE;
+      for (int i = 0; i < pos.length; i++) {
+        long r = ridAt(i);
+        if (r < bestRid) {
+          bestRid = r;
+          best = i;
+        }
+      }
+      return best;
+    }
+
+    /** Part {@code i}'s next RID in the common layout, {@code Long.MAX_VALUE} when it is done. */
+    private long ridAt(int i) {
+      PackedEntries p = parts.get(i);
+      return pos[i] < p.size() ? p.packedAt(pos[i]) & ridMask : Long.MAX_VALUE;
+    }
+
+    /**
+     * The end of part {@code i}'s run from its position: its first long whose RID passes the other
+     * parts' next RIDs, found by doubling then halving (a run is a chunk of pages or more).
+     */
+    private int runEnd(int i) {
+      long limit = Long.MAX_VALUE;
+      for (int o = 0; o < pos.length; o++) {
+        if (o != i) {
+          limit = Math.min(limit, ridAt(o));
+        }
+      }
+      PackedEntries p = parts.get(i);
+      int lo = pos[i]; // RID below the limit
+      int n = p.size();
+      int step = 1;
+      int hi = lo + step;
+      while (hi < n && (p.packedAt(hi) & ridMask) < limit) {
+        lo = hi;
+        step <<= 1;
+        hi = lo + step;
+      }
+      hi = Math.min(hi, n); // the first position known past the run, or the end
+      while (hi - lo > 1) {
+        int mid = (lo + hi) >>> 1;
+        if ((p.packedAt(mid) & ridMask) < limit) {
+          lo = mid;
+        } else {
+          hi = mid;
+        }
+      }
+      return hi;
+    }
+  }
+}
