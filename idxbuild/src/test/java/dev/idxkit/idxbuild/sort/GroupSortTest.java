@@ -100,7 +100,10 @@ class GroupSortTest {
     return b;
   }
 
-  /** The entries of a merge read by {@link PackedMerge#fill}, in batches of 1-100. */
+  /**
+   * The entries of a merge read by {@link PackedMerge#fill}, in batches of 1-100, with a call of
+   * {@code next()} now and then between them.
+   */
   private static List<byte[]> drainByFill(PackedMerge m, SplittableRandom r) {
     List<byte[]> out = new ArrayList<>();
     try (m) {
@@ -114,6 +117,11 @@ class GroupSortTest {
       byte[] b = m.fillArray(batch, 2);
       int[] shared = new int[batch];
       while (m.remaining() > 0) {
+        if (r.nextInt(8) == 0) {
+          assertThat(m.next()).isTrue();
+          out.add(Arrays.copyOfRange(m.array(), m.offset(), m.offset() + m.length()));
+          continue;
+        }
         int count = (int) Math.min(batch, m.remaining());
         m.fill(b, 2, shared, count);
         for (int j = 0; j < count; j++) {
