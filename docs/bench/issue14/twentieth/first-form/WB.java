@@ -21,9 +21,10 @@ public class WB {
       b.packInArrivalOrder(); b.compact(); bufs.add(b);
     }
     System.out.println(bufs.size() + " buffers");
+    GroupSort.Workspace work = new GroupSort.Workspace();
     for (int r = 0; r < 20; r++) {
       long t0 = System.nanoTime();
-      PackedMerge.Group g = GroupSort.sort(bufs);
+      PackedMerge.Group g = GroupSort.sort(bufs, work);
       long t1 = System.nanoTime();
       System.out.printf("sort %.1f ms%n", (t1 - t0) / 1e6);
     }
