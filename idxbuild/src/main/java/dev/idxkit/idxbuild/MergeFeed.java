@@ -140,7 +140,7 @@ final class MergeFeed {
     byte[] a = merged.array();
     int off = merged.offset();
     int len = merged.length();
-    if ((((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF)) != current.index.id()) {
+    if (indexId(a, off) != current.index.id()) {
       return start(catalog, merged, newBuild, builders);
     }
     // What the entry shares with the one before, less the index id (the same, both bytes).
@@ -157,10 +157,15 @@ final class MergeFeed {
       Map<Integer, IndexBuild> builders) {
     byte[] a = merged.array();
     int off = merged.offset();
-    int id = ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
+    int id = indexId(a, off);
     IndexBuild b = newBuild.apply(catalog.index(id));
     builders.put(id, b);
     b.first(a, off + 2, merged.length() - 2);
     return b;
+  }
+
+  /** The index id an entry starts with (two bytes, big-endian). */
+  private static int indexId(byte[] a, int off) {
+    return ((a[off] & 0xFF) << 8) | (a[off + 1] & 0xFF);
   }
 }
