@@ -296,18 +296,11 @@ final class SortGroup {
     if (!sortsAsOne) {
       return null;
     }
-    long entries = 0;
-    for (EntryBuffer b : memory) {
-      entries += b.size();
-    }
     long free;
     synchronized (this) {
       free = plan.memoryBytes() - keptBytes;
     }
-    if (GroupSort.bytesNeeded(entries) > free) {
-      return null;
-    }
-    return GroupSort.sort(memory, work);
+    return GroupSort.sort(memory, free, work);
   }
 
   /** One merge of everything into one builder per index. */

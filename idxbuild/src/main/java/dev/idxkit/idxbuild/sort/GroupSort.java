@@ -30,10 +30,10 @@ import java.util.List;
  *       keys stay in RID order and the RID bits need no pass: the longs end in the entries' order.
  * </ol>
  *
- * <p>Memory: two arrays of 8 bytes an entry ({@link #bytesNeeded}) besides the buffers, kept in a
- * {@link Workspace} for the build thread's next group. Keys of more than {@value #MAX_DIGITS}
- * digits, a buffer sorted already, or no common layout: {@link #sort} declines and the caller sorts
- * each buffer and merges them, as before.
+ * <p>Memory: two arrays of 8 bytes an entry besides the buffers, kept in a {@link Workspace} for
+ * the build thread's next group. Keys of more than {@value #MAX_DIGITS} digits, a buffer sorted
+ * already, or no common layout: {@link #sort} declines and the caller sorts each buffer and merges
+ * them, as before.
  */
 public final class GroupSort {
   private static final VarHandle LONG = PrefixSort.LONG;
@@ -44,19 +44,14 @@ public final class GroupSort {
 
   private GroupSort() {}
 
-  /** The memory {@link #sort} takes for {@code entries} entries besides the buffers. */
-  public static long bytesNeeded(long entries) {
-    return 16 * entries;
-  }
-
   /**
    * The entries of {@code buffers} sorted into one part, for a {@link PackedMerge} that reads it in
-   * order, or null when they cannot be sorted this way (a buffer not packed in arrival order, no
-   * common layout, too many entries for one array): the caller then sorts each buffer and merges
-   * them. The buffers may have been recoded into the common layout; they keep their entries and
-   * order either way.
+   * order, or null when they cannot be sorted this way (a buffer not packed in arrival order, more
+   * than {@code freeBytes} for the sort's two arrays of 8 bytes an entry, no common layout, too
+   * many entries for one array): the caller then sorts each buffer and merges them. The buffers may
+   * have been recoded into the common layout; they keep their entries and order either way.
    */
-  public static PackedMerge.Group sort(List<EntryBuffer> buffers, Workspace work) {
+  public static PackedMerge.Group sort(List<EntryBuffer> buffers, long freeBytes, Workspace work) {
     List<PackedEntries> parts = new java.util.ArrayList<>();
     long total = 0;
     for (EntryBuffer b : buffers) {
@@ -67,7 +62,7 @@ public final class GroupSort {
       parts.add(p);
       total += p.size();
     }
-    if (parts.isEmpty() || total > (Integer.MAX_VALUE - 8) / 8) {
+    if (parts.isEmpty() || 16 * total > freeBytes || total > (Integer.MAX_VALUE - 8) / 8) {
       return null;
     }
     PackedEntries.Layout layout = PackedMerge.commonLayout(parts);
@@ -88,13 +83,6 @@ public final class GroupSort {
       p.recodeCounting(layout, counts);
       lastPage = Math.max(lastPage, p.lastPage());
     }
-    Walk walk = new Walk(parts, layout);
-    int ridBits = layout.ridBits();
-    byte[] a = work.first(8 * n);
-    if (walk.inOrder()) {
-      walk.copy(a);
-      return new PackedEntries(n, layout, lastPage, a, 0, true, true);
-    }
     // 2. The digits that hold more than one value (the others would move nothing), LSD.
     int digits = (8 * layout.at().length + DIGIT_BITS - 1) / DIGIT_BITS;
     int[] moving = new int[digits];
@@ -109,10 +97,13 @@ public final class GroupSort {
         moving[passes++] = d;
       }
     }
-    if (passes == 0) { // one key, RIDs in order: the walk's order is the order
+    Walk walk = new Walk(parts, layout);
+    byte[] a = work.first(8 * n);
+    if (passes == 0 || walk.inOrder()) { // one key, or keys that grow with the RID
       walk.copy(a);
       return new PackedEntries(n, layout, lastPage, a, 0, true, true);
     }
+    int ridBits = layout.ridBits();
     int[] pos = new int[1 << DIGIT_BITS];
     offsets(counts, moving[0], pos);
     walk.scatter(a, ridBits + moving[0] * DIGIT_BITS, pos);

@@ -150,7 +150,7 @@ class GroupSortTest {
       String what =
           "round %d: %s keys of %d bytes, %d bits, %d rows in %d buffers; %s"
               .formatted(round, keys, keyBytes, keyBits, rows, buffers.size(), repro);
-      PackedMerge.Group group = GroupSort.sort(buffers, work);
+      PackedMerge.Group group = GroupSort.sort(buffers, Long.MAX_VALUE, work);
       assertThat(group).as(what).isNotNull();
       List<byte[]> sorted =
           round % 2 == 0 ? drain(group.merge(null, null)) : drainByFill(group.merge(null, null), r);
@@ -169,7 +169,7 @@ class GroupSortTest {
       List<byte[]> all = new ArrayList<>();
       int rows = 1 + r.nextInt(round < 3 ? 10 : 20_000);
       List<EntryBuffer> buffers = scan(r, rows, 2, 5000, 4, 20, Keys.RANDOM, all);
-      PackedMerge.Group group = GroupSort.sort(buffers, new GroupSort.Workspace());
+      PackedMerge.Group group = GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace());
       int parts = 1 + r.nextInt(16);
       String what = "round " + round + ", " + rows + " rows in " + parts + " parts; " + repro;
       List<byte[]> bounds = group.bounds(parts);
@@ -215,12 +215,32 @@ class GroupSortTest {
       if (!wide) {
         buffers.get(r.nextInt(buffers.size())).sort();
       }
-      assertThat(GroupSort.sort(buffers, new GroupSort.Workspace())).as(what).isNull();
+      assertThat(GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace()))
+          .as(what)
+          .isNull();
       buffers.forEach(EntryBuffer::sort);
       PackedMerge.Group merged = PackedMerge.unify(buffers);
       assertThat(merged).as(what).isNotNull();
       assertSameEntries(drain(merged.merge(null, null)), all, what);
     }
+  }
+
+  /**
+   * The sort's two arrays take 16 bytes an entry: with a byte less free it declines (and the
+   * buffers, left in arrival order, sort on their own), with exactly that much it sorts.
+   */
+  @Test
+  void itSortsOnlyWhenItsTwoArraysFitTheFreeMemory() {
+    SplittableRandom r = Seeds.random(seed);
+    List<byte[]> all = new ArrayList<>();
+    List<EntryBuffer> buffers =
+        scan(r, 10_000 + r.nextInt(10_000), 2, 3000, 4, 24, Keys.RANDOM, all);
+    long need = 16L * all.size();
+    GroupSort.Workspace work = new GroupSort.Workspace();
+    assertThat(GroupSort.sort(buffers, need - 1, work)).as(repro).isNull();
+    PackedMerge.Group group = GroupSort.sort(buffers, need, work);
+    assertThat(group).as(repro).isNotNull();
+    assertSameEntries(drain(group.merge(null, null)), all, repro);
   }
 
   /** A merge refuses buffers still in arrival order: they are not sorted. */
