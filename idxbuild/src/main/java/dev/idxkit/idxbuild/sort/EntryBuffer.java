@@ -80,8 +80,8 @@ public final class EntryBuffer {
   // After compact() of entries that all have one length: that length, and the arena holds the
   // entries alone, entry i at i * stride (no pairs). 0: the pairs are in use.
   private int stride;
-  // After a sort that packed the entries: they are these longs, in order (the arena's entries are
-  // dead, and after compact() the arena is gone). Null otherwise.
+  // The entries packed: these longs, in order (after packInArrivalOrder, in arrival order); the
+  // arena's entries are dead, and after compact() the arena is gone. Null otherwise.
   private PackedEntries packed;
 
   public EntryBuffer(long capacityBytes) {
@@ -160,7 +160,7 @@ public final class EntryBuffer {
     }
     reserved = -1;
     trackArrival(arena, dataLen, len);
-    if (arrivalOrder && ridOrder && isFixedLength()) {
+    if (inArrivalOrder()) {
       pairsPending = true; // the packed sort needs no pairs; written if another sort does
     } else {
       writePendingPairs();
@@ -215,26 +215,13 @@ public final class EntryBuffer {
   }
 
   /**
-   * Packs the entries into longs in the order they came, without sorting them, when {@link #sort}
-   * would pack them; sorts them otherwise. For a group sorted as one at the build ({@link
-   * GroupSort}), which sorts the longs of all its buffers together; {@link #sort} still sorts this
-   * buffer on its own. Then {@link #compact} as after a sort; {@link #source} needs a sort first.
+   * {@link #sort}, except that packed entries are left in the order they came, for {@link
+   * GroupSort} to sort with the group's other buffers ({@link #sort} still sorts them alone).
    */
   public void packInArrivalOrder() {
-    if (stride > 0 || packed != null) {
-      return;
+    if (stride == 0 && packed == null && !packs(false)) {
+      sortEntries();
     }
-    if (arrivalOrder && ridOrder && isFixedLength()) {
-      packed = PackedEntries.packInArrivalOrder(arena, start(), n, fixedLength);
-      if (packed != null) {
-        arrivalOrder = false;
-        pairsPending = false; // the pair region holds the packed longs now
-        prefixesLoaded = false;
-        sorted = packed.keyOrdered();
-        return;
-      }
-    }
-    sort();
   }
 
   /** Sorts the entries into unsigned byte order. Equal entries are all kept. */
@@ -246,36 +233,48 @@ public final class EntryBuffer {
       sorted = true;
       return;
     }
-    if (stride > 0 || packed != null) {
-      return; // compacted or packed: in order, and nothing was added since (add restores pairs)
+    // Compacted or packed: in order, and nothing was added since (add restores pairs).
+    if (stride == 0 && packed == null && !packs(true)) {
+      sortEntries();
     }
+  }
+
+  /** The entries packed into longs, sorted or in arrival order, when they can be: true then. */
+  private boolean packs(boolean sortThem) {
+    if (!inArrivalOrder()) {
+      return false;
+    }
+    PackedEntries p =
+        sortThem
+            ? PackedEntries.sort(arena, start(), n, fixedLength)
+            : PackedEntries.packInArrivalOrder(arena, start(), n, fixedLength);
+    if (p == null) {
+      return false;
+    }
+    packed = p;
+    arrivalOrder = false;
+    pairsPending = false; // the pair region holds the packed longs now
+    prefixesLoaded = false;
+    sorted = p.keyOrdered();
+    sortedByArrival = sorted;
+    return true;
+  }
+
+  /** Sorts entries that are not packed: on the key part alone if they came in RID order. */
+  private void sortEntries() {
+    sortedByArrival = false;
     int base = start();
-    if (arrivalOrder && ridOrder && isFixedLength()) {
-      arrivalOrder = false;
-      packed = PackedEntries.sort(arena, base, n, fixedLength);
-      if (packed != null) {
-        pairsPending = false; // the pair region holds the packed longs now
-        sortedByArrival = true;
-        prefixesLoaded = false;
-        sorted = true;
-        return;
-      }
-      writePendingPairs();
-      if (ArrivalOrderSort.sort(arena, base, n, fixedLength)) {
-        sortedByArrival = true;
-        prefixesLoaded = false;
-        sorted = true;
-        return;
-      }
-    }
+    boolean byArrival = inArrivalOrder();
     arrivalOrder = false;
     writePendingPairs();
+    if (byArrival && ArrivalOrderSort.sort(arena, base, n, fixedLength)) {
+      sortedByArrival = true;
+      prefixesLoaded = false;
+      sorted = true;
+      return;
+    }
     if (!prefixesLoaded) {
-      for (int i = 0; i < n; i++) {
-        long r = PrefixSort.refAt(arena, base, i);
-        PrefixSort.putPair(
-            arena, base, i, Keys.prefix8(arena, PrefixSort.offsetOf(r), PrefixSort.lengthOf(r)), r);
-      }
+      PrefixSort.reloadPrefixes(arena, base, n);
     }
     PrefixSort.sort(arena, base, n);
     // The sort leaves deeper keys in the prefix slots of tied entries.
@@ -310,10 +309,8 @@ public final class EntryBuffer {
 
   /** The bytes this buffer will hold after {@link #compact()}. */
   public long bytesWhenCompact() {
-    if (packed != null) {
-      return packed.compactBytes();
-    }
-    return isFixedLength() ? dataLen : dataLen + (long) INDEX_BYTES_PER_ENTRY * n;
+    long pairs = isFixedLength() ? 0 : (long) INDEX_BYTES_PER_ENTRY * n;
+    return packed != null ? packed.compactBytes() : dataLen + pairs;
   }
 
   /** Every entry (at least one) has the length {@link #fixedLength}: add tracks each one. */
@@ -321,22 +318,25 @@ public final class EntryBuffer {
     return fixedLength > 0;
   }
 
+  /** Every entry has one length and came in RID order, and nothing reordered them since. */
+  private boolean inArrivalOrder() {
+    return arrivalOrder && ridOrder && isFixedLength();
+  }
+
   /** Compacts; returns the arena replaced, or null when nothing was replaced. */
   private byte[] compactInto() {
-    if (packed == null) {
-      checkSorted(); // packed longs compact in either order
-    }
-    writePendingPairs();
-    if (stride > 0) {
-      return null;
-    }
-    if (packed != null) {
+    if (packed != null) { // packed longs compact in either order
       if (!packed.compact()) {
         return null;
       }
       byte[] old = arena;
       arena = NO_BYTES;
       return old;
+    }
+    checkSorted();
+    writePendingPairs();
+    if (stride > 0) {
+      return null;
     }
     boolean fixed = isFixedLength();
     int pairs = fixed ? 0 : INDEX_BYTES_PER_ENTRY * n;

@@ -251,20 +251,23 @@ final class PackedEntries {
 
   /**
    * Sorts longs packed in arrival order ({@link #packInArrivalOrder}) by their key bytes, as {@link
-   * #sort} would have (stable LSD passes: they are in RID order), into a new array: for a buffer of
-   * a group meant to be sorted as one that is merged after all (it spilled, or the memory for one
-   * sort was not there).
+   * #sort} would have (stable LSD passes: they are in RID order): for a buffer of a group meant to
+   * be sorted as one that is merged after all (it spills, or the memory for one sort was not
+   * there). Before {@link #compact} the longs fill the lower half of the buffer's pair region and
+   * the passes use its upper half, as {@link #sort} does; after it, a new array.
    */
   void sortKeys() {
     int varying = layout.at().length;
     if (!keyOrdered && varying > 0) {
       int[] counts = new int[varying << 8];
       new PackedForm.Packer(layout, len).count(longs, longsAt, n, counts);
-      byte[] other = new byte[8 * n];
-      int passes = bytePasses(longs, longsAt, other, 0, n, layout, counts);
+      boolean compact = isCompact();
+      byte[] scratch = compact ? new byte[8 * n] : longs;
+      int scratchAt = compact ? 0 : longsAt + 8 * n;
+      int passes = bytePasses(longs, longsAt, scratch, scratchAt, n, layout, counts);
       if (passes % 2 == 1) {
-        longs = other;
-        longsAt = 0;
+        longs = scratch;
+        longsAt = scratchAt;
       }
       inArrivalOrder = passes == 0;
     }

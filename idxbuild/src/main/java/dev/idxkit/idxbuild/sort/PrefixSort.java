@@ -104,6 +104,14 @@ final class PrefixSort {
     LONG.set(a, base + (i << 4) + 8, ref);
   }
 
+  /** Each of the {@code n} pairs' prefix computed again from its entry's bytes. */
+  static void reloadPrefixes(byte[] a, int base, int n) {
+    for (int i = 0; i < n; i++) {
+      long r = refAt(a, base, i);
+      putPair(a, base, i, Keys.prefix8(a, offsetOf(r), lengthOf(r)), r);
+    }
+  }
+
   private long key(int i) {
     return (long) LONG.get(data, base + (i << 4));
   }

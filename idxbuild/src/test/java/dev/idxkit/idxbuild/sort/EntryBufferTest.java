@@ -416,4 +416,28 @@ class EntryBufferTest {
       assertSameEntries(drain(b.source()), TestEntries.sorted(in), what);
     }
   }
+
+  /**
+   * Entries whose varying key bytes and RID pass 64 bits cannot be packed: packInArrivalOrder then
+   * sorts them as sort would, and they read back in order.
+   */
+  @Test
+  void entriesThatCannotBePackedAreSortedByPackInArrivalOrder() {
+    SplittableRandom rnd = Seeds.random(seed);
+    List<byte[]> in = new ArrayList<>();
+    EntryBuffer b = new EntryBuffer(1L << 20);
+    for (int i = 0; i < 3000; i++) {
+      byte[] e = new byte[2 + 12 + 8];
+      for (int k = 2; k < 14; k++) {
+        e[k] = (byte) rnd.nextInt(256);
+      }
+      dev.idxkit.core.Rid.write(1000 + i, e, 14);
+      in.add(e);
+      b.add(e);
+    }
+    b.packInArrivalOrder();
+    assertThat(b.isPacked()).as(repro).isFalse();
+    assertThat(b.isSorted()).as(repro).isTrue();
+    assertSameEntries(drain(b.source()), TestEntries.sorted(in), repro);
+  }
 }
