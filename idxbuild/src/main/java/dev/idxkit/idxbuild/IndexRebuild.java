@@ -71,6 +71,8 @@ public final class IndexRebuild {
   private final Cancel cancel = new Cancel();
   // Tests lower it to exercise range merges on small data.
   long minParallelEntries = MIN_PARALLEL_ENTRIES;
+  // Tests read it: how many sort groups the last run sorted as one instead of merging them.
+  int groupsSortedAsOne;
 
   public IndexRebuild(
       Database db, RebuildOptions options, String srtChoice, RebuildListener listener) {
@@ -121,6 +123,7 @@ public final class IndexRebuild {
       List<SortGroup> groups = run.sortGroups(plan, prefetch);
       ScanPhase scan = run.scan(selected, groups);
       List<GroupTrees> trees = run.mergeAndBuild(plan, groups, scan.keys.get());
+      groupsSortedAsOne = (int) groups.stream().filter(g -> g.sortedAsOne).count();
       Published published = run.publish(trees);
       report = run.report(plan, groups, scan, published);
     } finally {

@@ -84,8 +84,10 @@ final class SortGroup {
 
   int mergePasses;
   int ranges = 1;
-  // Whether the scan packs full buffers without sorting them, for the build to sort them as one.
+  // Whether the scan packs full buffers without sorting them, for the build to sort them as one,
+  // and whether the build did (GroupSort).
   private final boolean sortsAsOne;
+  boolean sortedAsOne;
   private volatile PackedMerge.Group packedMerge;
   long mergeBytes;
   long finalRuns;
@@ -260,7 +262,7 @@ final class SortGroup {
       }
       finalRuns = toMerge.size();
       packedMerge = toMerge.isEmpty() && !memory.isEmpty() ? sortedAsOne(memory, work) : null;
-      boolean sortedAsOne = packedMerge != null;
+      sortedAsOne = packedMerge != null;
       if (!sortedAsOne) {
         memory.forEach(EntryBuffer::sort); // those packed for one sort that did not happen
         // All in memory and packed into longs: merged as longs (PackedMerge), if one layout fits.

@@ -233,6 +233,7 @@ class IndexRebuildTest {
         assertThat(plan.estimatedTempBytes()).as("the plan expected temp space").isPositive();
       } else {
         assertThat(report.runs()).as("everything fits in memory").isZero();
+        assertThat(rebuild.groupsSortedAsOne).as("groups sorted as one, not merged").isPositive();
         assertThat(plan.groups())
             .as("the plan expected it")
             .allMatch(RebuildPlan.Group::fitsInMemory);
@@ -257,19 +258,21 @@ class IndexRebuildTest {
     Path temp = Files.createDirectories(tmp.resolve("sort"));
     try (Database db = newDatabase(tmp.resolve("db"))) {
       db.execute(
-          "CREATE TABLE big (id BIGINT PRIMARY KEY, s VARCHAR(40));"
-              + "CREATE INDEX big_s ON big (s DESC)");
+          "CREATE TABLE big (id BIGINT PRIMARY KEY, s VARCHAR(40), k INT NOT NULL);"
+              + "CREATE INDEX big_s ON big (s DESC);"
+              + "CREATE INDEX big_k ON big (k)");
       try (Transaction tx = db.begin()) {
         for (int i = 0; i < 20_000; i++) {
           tx.insert(
               db.table("big"),
               (long) r.nextInt(1 << 30) * 20_000 + i,
-              r.nextInt(8) == 0 ? null : "s" + r.nextInt(3000));
+              r.nextInt(8) == 0 ? null : "s" + r.nextInt(3000),
+              r.nextInt(1 << 20));
         }
         tx.commit();
       }
       Map<String, List<byte[]>> before = entries(db);
-      for (String index : List.of("big_pk", "big_s")) {
+      for (String index : List.of("big_pk", "big_s", "big_k")) {
         RebuildOptions o =
             options(temp, 4, memory, 4)
                 .withSelection(new Selection(Set.of(), Set.of(), Set.of(index), false));
@@ -277,6 +280,11 @@ class IndexRebuildTest {
         rebuild.minParallelEntries = 1000;
         RebuildReport report = rebuild.run();
         assertThat(report.indexes().get(0).ranges()).as(index).isGreaterThan(1);
+        // In memory the INT key (20 bits) is sorted as one and cut at equal counts; the BIGINT
+        // one (45 bits: more than GroupSort's four digits), the VARCHAR one (entries of
+        // differing lengths) and any spilled group are merged.
+        boolean asOne = index.equals("big_k") && memory > 1 << 20;
+        assertThat(rebuild.groupsSortedAsOne).as(index).isEqualTo(asOne ? 1 : 0);
         assertBuildCountedEveryKey(report);
       }
       assertSameEntries(entries(db), before);
