@@ -1,6 +1,5 @@
 package dev.idxkit.idxbuild.sort;
 
-import java.lang.invoke.VarHandle;
 import java.util.List;
 
 /**
@@ -36,7 +35,6 @@ import java.util.List;
  * them, as before.
  */
 public final class GroupSort {
-  private static final VarHandle LONG = PrefixSort.LONG;
   static final int DIGIT_BITS = 11;
   private static final int MASK = (1 << DIGIT_BITS) - 1;
   // Digits a key may have here: keys of more varying bits are merged as before.
@@ -111,7 +109,7 @@ public final class GroupSort {
     byte[] dst = passes > 1 ? work.second(8 * n) : null;
     for (int i = 1; i < passes; i++) {
       offsets(counts, moving[i], pos);
-      radixPass(src, dst, n, ridBits + moving[i] * DIGIT_BITS, pos);
+      PackedEntries.radixPass(src, 0, dst, 0, n, ridBits + moving[i] * DIGIT_BITS, MASK, pos);
       byte[] t = src;
       src = dst;
       dst = t;
@@ -169,18 +167,10 @@ public final class GroupSort {
     }
   }
 
-  /** One stable counting pass of the {@code n} longs of {@code from} into {@code to}. */
-  private static void radixPass(byte[] from, byte[] to, int n, int shift, int[] pos) {
-    for (int i = 0; i < n; i++) {
-      long k = (long) LONG.get(from, i << 3);
-      LONG.set(to, pos[(int) (k >>> shift) & MASK]++ << 3, k);
-    }
-  }
-
   /**
    * The parts' longs (in the common layout) in RID order: the part with the lowest next RID gives
    * its longs until their RID passes the others' lowest next one (no two entries share a RID). Each
-   * use walks them all once; what it does with each long is a loop of its own.
+   * use walks them all once, a run at a time: a copy or a radix pass of the run.
    */
   private static final class Walk {
     private final List<PackedEntries> parts;
@@ -226,7 +216,7 @@ public final class GroupSort {
       for (int i = next(); i >= 0; i = next()) {
         PackedEntries p = parts.get(i);
         int end = runEnd(i);
-        copyRun(p.longs(), p.longsAt(), pos[i], end, a, o);
+        System.arraycopy(p.longs(), p.longsAt() + (pos[i] << 3), a, o << 3, (end - pos[i]) << 3);
         o += end - pos[i];
         pos[i] = end;
       }
@@ -240,25 +230,9 @@ public final class GroupSort {
       for (int i = next(); i >= 0; i = next()) {
         PackedEntries p = parts.get(i);
         int end = runEnd(i);
-        scatterRun(p.longs(), p.longsAt(), pos[i], end, a, shift, at);
+        int from = p.longsAt() + (pos[i] << 3);
+        PackedEntries.radixPass(p.longs(), from, a, 0, end - pos[i], shift, MASK, at);
         pos[i] = end;
-      }
-    }
-
-    // The loops over one run: small methods called a few hundred times a group, so that the JIT
-    // compiles each as a method, not only as a replacement on the stack of a walk called once.
-
-    private static void copyRun(byte[] longs, int base, int from, int end, byte[] a, int o) {
-      for (int j = from; j < end; j++) {
-        LONG.set(a, (o + j - from) << 3, (long) LONG.get(longs, base + (j << 3)));
-      }
-    }
-
-    private static void scatterRun(
-        byte[] longs, int base, int from, int end, byte[] a, int shift, int[] at) {
-      for (int j = from; j < end; j++) {
-        long v = (long) LONG.get(longs, base + (j << 3));
-        LONG.set(a, at[(int) (v >>> shift) & MASK]++ << 3, v);
       }
     }
 

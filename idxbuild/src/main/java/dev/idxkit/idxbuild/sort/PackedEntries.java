@@ -225,7 +225,8 @@ final class PackedEntries {
         pos[v] = sum;
         sum += counts[c + v];
       }
-      radixPass(src, srcAt, passes % 2 == 0 ? b : a, passes % 2 == 0 ? bAt : aAt, n, shift, pos);
+      radixPass(
+          src, srcAt, passes % 2 == 0 ? b : a, passes % 2 == 0 ? bAt : aAt, n, shift, 0xFF, pos);
       passes++;
     }
     return passes;
@@ -297,12 +298,15 @@ final class PackedEntries {
     return maxSlot;
   }
 
-  /** One stable counting pass: the {@code n} longs at {@code from[src]} to {@code to[dst]}. */
-  private static void radixPass(
-      byte[] from, int src, byte[] to, int dst, int n, int shift, int[] pos) {
+  /**
+   * One stable counting pass: the {@code n} longs at {@code from[src]} to {@code to[dst]}, each to
+   * {@code pos} of its digit {@code (long >>> shift) & mask} (then advanced).
+   */
+  static void radixPass(
+      byte[] from, int src, byte[] to, int dst, int n, int shift, int mask, int[] pos) {
     for (int i = 0; i < n; i++) {
       long k = (long) LONG.get(from, src + (i << 3));
-      LONG.set(to, dst + (pos[(int) (k >>> shift) & 0xFF]++ << 3), k);
+      LONG.set(to, dst + (pos[(int) (k >>> shift) & mask]++ << 3), k);
     }
   }
 
