@@ -37,7 +37,9 @@ import java.util.List;
 public final class GroupSort {
   static final int DIGIT_BITS = 11;
   private static final int MASK = (1 << DIGIT_BITS) - 1;
-  // Digits a key may have here: keys of more varying bits are merged as before.
+  // Digits a key may have here, counted over its varying bytes: keys that vary in more than five
+  // bytes are merged as before (by its value ranges, lineitem_part_supp_ix at SF 10: three bytes
+  // each of part and supplier key).
   static final int MAX_DIGITS = 4;
 
   private GroupSort() {}
