@@ -165,36 +165,48 @@ final class PackedForm {
   }
 
   /**
-   * Long to entry in three stores, for a layout whose key bytes after the first {@code skip} fit
-   * two 8-byte words, each holding at most two pieces of runs of varying bytes (lineitem's six
-   * indexes less their index id: one or two integer or date columns): each word is its constant
-   * bytes OR its pieces shifted into place, then the RID's word overwrites what the last one wrote
-   * past the key. The merge unpacks every entry of a rebuild; byte by byte it took about a third of
-   * a merge's time ({@code ScanMergeBench}). A general word-at-a-time unpacker, looping over words
-   * and runs, was slower than the byte loop; this one has no loop.
+   * Long to entry in four stores, for a layout whose key bytes after the first {@code skip} fit
+   * three 8-byte words, each holding at most two pieces of runs of varying bytes (lineitem's six
+   * indexes less their index id: one or two integer or date columns of a marker byte and 4 or 8
+   * value bytes, up to 18 bytes): each word is its constant bytes OR its pieces shifted into place,
+   * then the RID's word overwrites what the last one wrote past the key. The merge unpacks every
+   * entry of a rebuild; byte by byte it took about a third of a merge's time ({@code
+   * ScanMergeBench}). A general word-at-a-time unpacker, looping over words and runs, was slower
+   * than the byte loop; this one has no loop.
    */
   static final class ShortKey {
+    private static final int WORDS = 3;
     private final PackedEntries.Layout layout;
     private final int skip;
     private final int keyLen;
     private final int ridBits;
-    private final int secondWord; // skip + 8, or for a one-word key the RID's first byte
+    // Where words 1 and 2 go: skip + 8 and skip + 16, or, for a key without that word, the RID's
+    // first byte (the RID's store overwrites it).
+    private final int secondWord;
+    private final int thirdWord;
     private final long base0;
     private final long base1;
-    // Piece q (0, 1 in the first word; 2, 3 in the second) is (key >>> down) & mask, shifted up
-    // bits into its word; an absent piece has mask 0.
+    private final long base2;
+    // Piece q (0, 1 in the first word; 2, 3 in the second; 4, 5 in the third) is (key >>> down) &
+    // mask, shifted up bits into its word; an absent piece has mask 0.
     private final int down0;
     private final int down1;
     private final int down2;
     private final int down3;
+    private final int down4;
+    private final int down5;
     private final long mask0;
     private final long mask1;
     private final long mask2;
     private final long mask3;
+    private final long mask4;
+    private final long mask5;
     private final int up0;
     private final int up1;
     private final int up2;
     private final int up3;
+    private final int up4;
+    private final int up5;
 
     private ShortKey(PackedEntries.Layout layout, int skip, long[] base, long[] pieces) {
       this.layout = layout;
@@ -202,8 +214,10 @@ final class PackedForm {
       this.keyLen = layout.template().length;
       this.ridBits = layout.ridBits();
       this.secondWord = keyLen - skip > 8 ? skip + 8 : keyLen;
+      this.thirdWord = keyLen - skip > 16 ? skip + 16 : keyLen;
       this.base0 = base[0];
       this.base1 = base[1];
+      this.base2 = base[2];
       this.down0 = (int) pieces[0];
       this.mask0 = pieces[1];
       this.up0 = (int) pieces[2];
@@ -216,6 +230,12 @@ final class PackedForm {
       this.down3 = (int) pieces[9];
       this.mask3 = pieces[10];
       this.up3 = (int) pieces[11];
+      this.down4 = (int) pieces[12];
+      this.mask4 = pieces[13];
+      this.up4 = (int) pieces[14];
+      this.down5 = (int) pieces[15];
+      this.mask5 = pieces[16];
+      this.up5 = (int) pieces[17];
     }
 
     /** The plan for {@code layout} leaving out {@code skip} bytes, or null if it does not fit. */
@@ -223,12 +243,12 @@ final class PackedForm {
       byte[] template = layout.template();
       int[] at = layout.at();
       int keyLen = template.length;
-      if (keyLen - skip > 16 || (at.length > 0 && at[0] < skip)) {
+      if (keyLen - skip > 8 * WORDS || (at.length > 0 && at[0] < skip)) {
         return null;
       }
-      long[] base = new long[2];
-      long[] pieces = new long[12]; // down, mask, up of each of four pieces
-      for (int w = 0; w < (keyLen - skip > 8 ? 2 : 1); w++) {
+      long[] base = new long[WORDS];
+      long[] pieces = new long[6 * WORDS]; // down, mask, up of each of two pieces a word
+      for (int w = 0; w * 8 < keyLen - skip; w++) {
         int o = skip + 8 * w;
         int end = Math.min(o + 8, keyLen);
         for (int p = o; p < o + 8; p++) {
@@ -264,11 +284,11 @@ final class PackedForm {
     }
 
     /**
-     * The entry of {@code k}, its bytes from {@code skip} on, at {@code out[off + skip]}. Three
-     * stores whatever the key's shape, with no branch: the second word of a one-word key lands on
-     * the RID's bytes (its constant bytes and masks are 0) and the RID's store overwrites it. A
-     * branch on the shape recompiled the merge loop in a cold rebuild each time the next index had
-     * the other shape (the profile had never seen it taken).
+     * The entry of {@code k}, its bytes from {@code skip} on, at {@code out[off + skip]}. Four
+     * stores whatever the key's shape, with no branch: a word the key does not have lands on the
+     * RID's bytes (its constant bytes and masks are 0) and the RID's store overwrites it. A branch
+     * on the shape recompiled the merge loop in a cold rebuild each time the next index had the
+     * other shape (the profile had never seen it taken).
      */
     void unpack(long k, byte[] out, int off) {
       long key = k >>> ridBits; // with 64 RID bits no key byte varies: every mask is 0
@@ -280,6 +300,10 @@ final class PackedForm {
           out,
           off + secondWord,
           base1 | ((key >>> down2) & mask2) << up2 | ((key >>> down3) & mask3) << up3);
+      BE_LONG.set(
+          out,
+          off + thirdWord,
+          base2 | ((key >>> down4) & mask4) << up4 | ((key >>> down5) & mask5) << up5);
       BE_LONG.set(out, off + keyLen, layout.rid(k));
     }
   }

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link PackedForm.ShortKey}, the merge's loop-free way from a long to its entry, writes byte for
  * byte what {@link PackedEntries.Layout#unpack} writes a byte at a time, for every layout it takes
- * (key bytes after the skipped ones within one or two words; none, one or two pieces of runs of
- * varying bytes in each), and nothing before the bytes it leaves out or after the entry's end; it
- * declines the others.
+ * (key bytes after the skipped ones within one, two or three words; none, one or two pieces of runs
+ * of varying bytes in each), and nothing before the bytes it leaves out or after the entry's end;
+ * it declines the others.
  */
 class ShortKeyTest {
   private final long seed = Seeds.seed();
@@ -22,6 +22,7 @@ class ShortKeyTest {
   void writesWhatTheLayoutWritesAndNothingAround() {
     SplittableRandom r = Seeds.random(seed);
     int[] taken = new int[3]; // layouts taken with at most 0, 1, 2 pieces in a word
+    int[] words = new int[4]; // layouts taken with 0, 1, 2, 3 words of key bytes after the skip
     for (int round = 0; round < 3_000; round++) {
       PackedEntries.Layout layout = randomLayout(r);
       int len = layout.entryLength();
@@ -33,11 +34,12 @@ class ShortKeyTest {
       String what = "round " + round + ", " + layout + ", skip " + skip + "; " + repro;
       assertThat(w != null)
           .as(what)
-          .isEqualTo(keyLen - skip <= 16 && pieces[0] <= 2 && pieces[1] <= 2);
+          .isEqualTo(keyLen - skip <= 24 && pieces[0] <= 2 && pieces[1] <= 2 && pieces[2] <= 2);
       if (w == null) {
         continue;
       }
-      taken[Math.max(pieces[0], pieces[1])]++;
+      taken[Math.max(pieces[0], Math.max(pieces[1], pieces[2]))]++;
+      words[(keyLen - skip + 7) / 8]++;
       int bits = 8 * at.length + layout.ridBits();
       for (int i = 0; i < 20; i++) {
         long k = bits >= 64 ? r.nextLong() : r.nextLong() & ((1L << bits) - 1);
@@ -59,15 +61,16 @@ class ShortKeyTest {
       }
     }
     assertThat(taken).as("layouts with 0, 1 and 2 pieces a word tried; " + repro).doesNotContain(0);
+    assertThat(words).as("layouts with 0 to 3 words of key tried; " + repro).doesNotContain(0);
   }
 
-  /** Runs of varying positions in the words at skip and skip + 8, cut at the words' ends. */
+  /** Runs of varying positions in the words at skip, skip + 8, skip + 16, cut at their ends. */
   private static int[] pieces(int[] at, int keyLen, int skip) {
-    int[] pieces = new int[2];
+    int[] pieces = new int[3];
     for (int v = 0; v < at.length; v++) {
       int word = (at[v] - skip) / 8;
       boolean starts = v == 0 || at[v] != at[v - 1] + 1 || (at[v] - skip) % 8 == 0;
-      if (starts && word < 2) {
+      if (starts && word < 3) {
         pieces[word]++;
       }
     }
@@ -75,11 +78,11 @@ class ShortKeyTest {
   }
 
   /**
-   * A layout with a key part of 0 to 22 bytes, up to 6 varying positions (in one run or chosen at
+   * A layout with a key part of 0 to 30 bytes, up to 6 varying positions (in one run or chosen at
    * random, so in up to 6 runs), and RID bits to fill at most 64 bits.
    */
   private static PackedEntries.Layout randomLayout(SplittableRandom r) {
-    int keyLen = r.nextInt(23);
+    int keyLen = r.nextInt(31);
     byte[] template = new byte[keyLen];
     for (int i = 0; i < keyLen; i++) {
       template[i] = (byte) r.nextInt(256);
