@@ -44,6 +44,9 @@ public final class Cells {
   private int[] lengths;
   private long[] children;
   private int count;
+  // Every key's length while all are as long (0 while there is none), else -1: such keys lie back
+  // to back from 0, so a leaf is written from them without their offsets (Node#appendFixed).
+  private int stride;
 
   /** Room for a page of {@code pageSize} bytes' worth of short keys before anything grows. */
   public Cells(int pageSize) {
@@ -66,6 +69,7 @@ public final class Cells {
   public void clear() {
     count = 0;
     used = 0;
+    stride = 0;
   }
 
   /** Adds key {@code k[off, off + len)} with {@code child} (0 for a leaf entry). */
@@ -85,6 +89,7 @@ public final class Cells {
     }
     int bytesLen = n * len;
     ensureRoom(n, bytesLen);
+    noteLength(len);
     System.arraycopy(src, off, bytes, used, bytesLen);
     for (int j = 0; j < n; j++) {
       offsets[count + j] = used + j * len;
@@ -169,6 +174,7 @@ public final class Cells {
     }
     System.arraycopy(other.lengths, from, lengths, count, n);
     System.arraycopy(other.children, from, children, count, n);
+    noteLength(other.stride > 0 ? other.stride : -1);
     count += n;
     used += len;
   }
@@ -187,6 +193,9 @@ public final class Cells {
   public void truncate(int n) {
     count = n;
     used = n == 0 ? 0 : offsets[n - 1] + lengths[n - 1];
+    if (n == 0) {
+      stride = 0;
+    }
   }
 
   /** Keeps only the last key, which becomes key 0. */
@@ -200,6 +209,7 @@ public final class Cells {
     children[0] = child;
     count = 1;
     used = len;
+    stride = len;
   }
 
   /** Room for {@code n} more keys of {@code bytesLen} bytes in all, growing by doubling. */
@@ -215,8 +225,14 @@ public final class Cells {
     }
   }
 
+  /** Keeps {@link #stride} for keys of {@code len} bytes added after the others (-1: mixed). */
+  private void noteLength(int len) {
+    stride = len > 0 && (stride == 0 || stride == len) ? len : -1;
+  }
+
   private int reserve(int len) {
     ensureRoom(1, len);
+    noteLength(len);
     int at = used;
     offsets[count] = at;
     lengths[count] = len;
@@ -311,6 +327,10 @@ public final class Cells {
   public void writeTo(Page dst, int format, int from, int to) {
     int pfx = prefixFor(format, from, to);
     Node.reset(dst, format, bytes, from < to ? offsets[from] : 0, pfx);
-    Node.appendAll(dst, this, from, to);
+    if (stride >= Long.BYTES && stride > pfx && Node.isLeaf(dst)) {
+      Node.appendFixed(dst, bytes, from * stride, to - from, stride);
+    } else {
+      Node.appendAll(dst, this, from, to);
+    }
   }
 }
