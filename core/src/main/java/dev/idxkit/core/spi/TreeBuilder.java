@@ -38,11 +38,7 @@ import net.openhft.chronicle.bytes.BytesStore;
  *       unless the builder was made for another), and it is added to the open page of level 1 under
  *       the separator computed between it and its left neighbour: the shortest prefix of the first
  *       entry above the previous leaf's last entry (see {@link Keys}).
- *   <li>Each branch level has one open page, filled the same way to {@code max(leafFillPercent,
- *       70)} % (PostgreSQL's 70 % for upper pages: below that fan-out and height suffer). When a
- *       branch page is full it is given a number, written, and added to the level above under the
- *       separator that preceded its first child, and the next page of its level starts with the
- *       child that did not fit.
+ *   <li>Each branch level has one open page, filled the same way ({@link BranchLevels}).
  *   <li>{@link #finish} writes the last leaf and closes the levels bottom-up; the top level's page
  *       is the root, unless it has a single child, which is then the root. An empty input gives one
  *       empty leaf.
@@ -66,8 +62,6 @@ import net.openhft.chronicle.bytes.BytesStore;
  * partly filled, so it can have up to one more leaf per boundary.
  */
 public final class TreeBuilder {
-  private static final int MIN_BRANCH_FILL = 70;
-
   private final PageSink sink;
   private final int pageSize;
   private final int areaId;
@@ -75,7 +69,6 @@ public final class TreeBuilder {
   private final int format;
   private final int maxEntry;
   private final int leafLimit;
-  private final int branchLimit;
 
   // The open leaf: its entries, the sum of their lengths and how many leading bytes all share.
   private final Cells leaf;
@@ -93,33 +86,14 @@ public final class TreeBuilder {
   private boolean leafHasSep;
   private byte[] scratchSep;
 
-  private final List<Level> branches = new ArrayList<>(); // index 0 is level 1
+  private final BranchLevels branches;
   // Segment mode: level-1 children are recorded, not built, and the first leaf is held back.
   private final boolean segment;
   private final List<Child> children = new ArrayList<>();
   private Page heldFirst;
   private long entries;
-  private long pagesWritten;
+  private long pagesWritten; // leaves
   private boolean finished;
-
-  /** The open page of one branch level and the separator that will precede it in its parent. */
-  private static final class Level {
-    final int level;
-    final Cells separators;
-    long firstChild;
-    long keyBytes;
-    int shared;
-    final byte[] sepBefore;
-    int sepLen;
-    boolean hasSep;
-    boolean hasChild;
-
-    Level(int pageSize, int level, int maxEntry) {
-      this.level = level;
-      separators = new Cells(pageSize);
-      sepBefore = new byte[maxEntry];
-    }
-  }
 
   public TreeBuilder(
       PageSink sink, int pageSize, int areaId, int leafFillPercent, String indexName) {
@@ -181,7 +155,7 @@ public final class TreeBuilder {
     this.maxEntry = Node.maxEntryLength(pageSize);
     int body = Node.bodySize(pageSize);
     this.leafLimit = body * leafFillPercent / 100;
-    this.branchLimit = body * Math.max(leafFillPercent, MIN_BRANCH_FILL) / 100;
+    this.branches = new BranchLevels(sink, pageSize, areaId, leafFillPercent, nodeFormat);
     // Four pages: a leaf of short keys sharing a prefix collects more whole keys than a page holds,
     // and growing would be a branch the merge loop compiled for an earlier tree never took.
     this.leaf = new Cells(4 * pageSize);
@@ -232,6 +206,9 @@ public final class TreeBuilder {
     byte[] prev = leaf.array();
     int prevOff = leaf.offset(n - 1);
     int prevLen = leaf.length(n - 1);
+    if (fitsWhole(prev, prevOff, prevLen, b, count, len, shared)) {
+      return;
+    }
     int from = 0; // entries [from, j) are in order and not yet in the leaf
     for (int j = 0; j < count; j++) {
       int eOff = j * len;
@@ -254,6 +231,38 @@ public final class TreeBuilder {
       prevLen = len;
     }
     leaf.addFixed(b, from * len, count - from, len);
+  }
+
+  /**
+   * Adds the whole batch of {@link #addNextAll} to the open leaf if every entry is in order and the
+   * leaf holds them all: one fit test for the batch, not one per entry (the leaf's bytes only grow
+   * with each entry, so if it holds the last, it held each before). Otherwise adds nothing: the
+   * caller goes entry by entry, to the leaf's end or to the entry out of order.
+   */
+  private boolean fitsWhole(
+      byte[] prev, int prevOff, int prevLen, byte[] b, int count, int len, int[] shared) {
+    int min = leafShared;
+    for (int j = 0, eOff = 0; j < count; j++, eOff += len) {
+      int m = shared[j];
+      if (!above(prev, prevOff, prevLen, b, eOff, len, m)) {
+        return false;
+      }
+      min = Math.min(min, m);
+      prev = b;
+      prevOff = eOff;
+      prevLen = len;
+    }
+    int n = leaf.size() + count;
+    long keyBytes = leafKeyBytes + (long) count * len;
+    if (Node.bytesFor(format, true, n, keyBytes, prefixFor(min, n)) > leafLimit) {
+      return false;
+    }
+    leaf.addFixed(b, 0, count, len);
+    lastShared = count > 1 || leaf.length(n - count - 1) == len ? shared[count - 1] : -1;
+    leafKeyBytes = keyBytes;
+    leafShared = min;
+    entries += count;
+    return true;
   }
 
   /** Adds the entry at {@code src[off, off + len)}, copying it straight into the leaf's entries. */
@@ -354,6 +363,11 @@ public final class TreeBuilder {
   }
 
   private int prefixFor(int shared, int count) {
+    return prefixFor(format, shared, count);
+  }
+
+  /** The prefix a page of {@code format} gives {@code count} keys that share {@code shared}. */
+  static int prefixFor(int format, int shared, int count) {
     return format == Node.FORMAT_2 ? Node.bestPrefix(shared, count) : 0;
   }
 
@@ -371,24 +385,8 @@ public final class TreeBuilder {
     if (branches.isEmpty()) {
       return new BuildResult(leafNo, 1, pagesWritten, entries);
     }
-    addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
-    return closeLevels();
-  }
-
-  /** Writes the open branch pages bottom-up and returns the tree (there is at least one level). */
-  private BuildResult closeLevels() {
-    for (int level = 1; ; level++) {
-      Level lv = branches.get(level - 1);
-      boolean top = level == branches.size();
-      if (top && lv.separators.size() == 0) {
-        return new BuildResult(lv.firstChild, level, pagesWritten, entries);
-      }
-      long no = writeBranch(lv);
-      if (top) {
-        return new BuildResult(no, level + 1, pagesWritten, entries);
-      }
-      addChild(level + 1, no, lv.sepBefore, lv.sepLen, lv.hasSep);
-    }
+    addChild(leafNo, leafSep, leafSepLen, leafHasSep);
+    return branches.close(pagesWritten, entries);
   }
 
   /** Entries added so far. */
@@ -402,7 +400,7 @@ public final class TreeBuilder {
   private void nextLeaf(int sepLen) {
     long next = sink.allocate();
     writeLeaf(next, leaf.size() - 1);
-    addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
+    addChild(leafNo, leafSep, leafSepLen, leafHasSep);
     byte[] t = leafSep;
     leafSep = scratchSep;
     scratchSep = t;
@@ -446,66 +444,13 @@ public final class TreeBuilder {
 
   // ---- branches ----
 
-  /** Adds {@code child} to the open page of {@code level}, after separator {@code sep}. */
-  private void addChild(int level, long child, byte[] sep, int sepLen, boolean hasSep) {
-    if (segment && level == 1) {
+  /** Adds leaf {@code child} to level 1 after separator {@code sep} (a segment records it). */
+  private void addChild(long child, byte[] sep, int sepLen, boolean hasSep) {
+    if (segment) {
       children.add(new Child(child, hasSep ? Arrays.copyOf(sep, sepLen) : null));
       return;
     }
-    if (branches.size() < level) {
-      branches.add(new Level(pageSize, level, maxEntry));
-    }
-    Level lv = branches.get(level - 1);
-    if (!lv.hasChild) {
-      startBranch(lv, child, sep, sepLen, hasSep);
-      return;
-    }
-    assert hasSep : "only a level's first child has no separator before it";
-    Cells seps = lv.separators;
-    int n = seps.size() + 1;
-    int shared =
-        n == 1
-            ? sepLen
-            : Math.min(
-                lv.shared,
-                Keys.commonPrefix(
-                    seps.array(), seps.offset(n - 2), seps.length(n - 2), sep, 0, sepLen));
-    if (Node.bytesFor(format, false, n, lv.keyBytes + sepLen, prefixFor(shared, n)) > branchLimit) {
-      long no = writeBranch(lv);
-      addChild(level + 1, no, lv.sepBefore, lv.sepLen, lv.hasSep);
-      startBranch(lv, child, sep, sepLen, true);
-      return;
-    }
-    seps.add(sep, 0, sepLen, child);
-    lv.keyBytes += sepLen;
-    lv.shared = shared;
-  }
-
-  /** Starts a level's open page with {@code child}; {@code sep} will precede it in the parent. */
-  private static void startBranch(Level lv, long child, byte[] sep, int sepLen, boolean hasSep) {
-    lv.firstChild = child;
-    lv.hasChild = true;
-    lv.separators.clear();
-    lv.keyBytes = 0;
-    lv.shared = 0;
-    System.arraycopy(sep, 0, lv.sepBefore, 0, sepLen);
-    lv.sepLen = sepLen;
-    lv.hasSep = hasSep;
-  }
-
-  /** Numbers and writes a complete branch page. */
-  private long writeBranch(Level lv) {
-    // A branch's number is only needed once it is complete; asking for it then keeps branch
-    // pages from interleaving with the leaves that are written before them.
-    long no = sink.allocate();
-    out.format(PageType.BRANCH, no, areaId);
-    Node.init(out, lv.level, format);
-    Node.setFirstChild(out, lv.firstChild);
-    lv.separators.writeTo(out, format, 0, lv.separators.size());
-    assert Node.assertWellFormed(out);
-    sink.write(no, out);
-    pagesWritten++;
-    return no;
+    branches.addChild(1, child, sep, sepLen, hasSep);
   }
 
   /** A level-1 child: a leaf and the separator before it (null for a segment's first leaf). */
@@ -521,36 +466,11 @@ public final class TreeBuilder {
     if (!leafOpen) {
       return new TreeSegment(List.of(), null, null, 0, 0);
     }
-    addChild(1, leafNo, leafSep, leafSepLen, leafHasSep);
+    addChild(leafNo, leafSep, leafSepLen, leafHasSep);
     Page last = newPage(pageSize);
     leafPage(last, 0, leaf.size());
     Page first = heldFirst == null ? last : heldFirst;
     return new TreeSegment(List.copyOf(children), first, last, entries, pagesWritten);
-  }
-
-  /**
-   * The branch levels over level-1 children {@code all} (leaves already written, {@code pages} of
-   * them and {@code entries} entries in all), for {@link TreeSegment#join}.
-   */
-  static BuildResult branchesOver(
-      PageSink sink,
-      int pageSize,
-      int areaId,
-      int leafFillPercent,
-      String indexName,
-      List<Child> all,
-      long pages,
-      long entries) {
-    TreeBuilder upper = new TreeBuilder(sink, pageSize, areaId, leafFillPercent, indexName);
-    upper.finished = true;
-    upper.pagesWritten = pages;
-    upper.entries = entries;
-    for (Child c : all) {
-      byte[] sep = c.separator();
-      upper.addChild(
-          1, c.page(), sep == null ? new byte[0] : sep, sep == null ? 0 : sep.length, sep != null);
-    }
-    return upper.closeLevels();
   }
 
   private void checkEntry(int len) {

@@ -101,7 +101,6 @@ public final class TreeSegment {
     if (all.size() == 1) {
       return new BuildResult(all.get(0).page(), 1, pages, entries);
     }
-    return TreeBuilder.branchesOver(
-        sink, pageSize, areaId, leafFillPercent, indexName, all, pages, entries);
+    return BranchLevels.over(sink, pageSize, areaId, leafFillPercent, all, pages, entries);
   }
 }

@@ -141,6 +141,23 @@ class TreeBuilderAddAllTest {
   }
 
   @Test
+  void aBatchAfterAnEntryOfAnotherLengthRepeatsNothing() {
+    // Entry {1, 2, 3, 5} shares 3 bytes with the longer {1, 2, 3, 4, 0}: not a repeat of a 3-byte
+    // key, which only an entry as long as the one before can be.
+    byte[] first = {1, 2, 3, 4, 0};
+    byte[] next = {1, 2, 3, 5};
+    TreeBuilder a = builder(new Recorder(), false, 100, Node.FORMAT_2);
+    TreeBuilder b = builder(new Recorder(), false, 100, Node.FORMAT_2);
+    a.add(first);
+    b.add(first);
+    a.addNext(next, 0, next.length, 3);
+    b.addNextAll(next.clone(), 1, next.length, new int[] {3});
+    assertThat(a.lastRepeats(3)).isFalse();
+    assertThat(b.lastRepeats(3)).isFalse();
+    assertThat(b.entries()).isEqualTo(2);
+  }
+
+  @Test
   void anEntryOutOfOrderInABatchFailsAsItWouldAlone() {
     long seed = Seeds.seed();
     SplittableRandom r = Seeds.random(seed);
