@@ -291,7 +291,9 @@ public final class PackedMerge implements EntrySource {
     // Two loops, not one branch per entry: a branch the compiled loop had not seen taken would be
     // a trap there (see the class comment).
     PackedForm.ShortKey w = batch;
-    if (w != null) {
+    if (k == 1 && w != null) {
+      fillOne(w, out, skip, shared, count, stride);
+    } else if (w != null) {
       for (int j = 0; j < count; j++) {
         long k = advance();
         shared[j] = sharedBytes(previous, k) - skip;
@@ -307,6 +309,29 @@ public final class PackedMerge implements EntrySource {
       }
     }
     emitted += count;
+  }
+
+  /**
+   * {@link #fill} of a merge of one part (a group {@link GroupSort} sorted as one): the part's
+   * longs in turn, its position kept in a local. Through {@link #advance}, each entry stored the
+   * part's position and long into the tree's arrays and loaded them back for the next one, a chain
+   * through memory from one entry to the next.
+   */
+  private void fillOne(
+      PackedForm.ShortKey w, byte[] out, int skip, int[] shared, int count, int stride) {
+    PackedEntries part = parts[0];
+    PackedEntries.Recode rc = recode[0];
+    int p = pos[0];
+    long prev = previous;
+    for (int j = 0; j < count; j++) {
+      long key = rc.moveRid(part.packedAt(++p));
+      shared[j] = sharedBytes(prev, key) - skip;
+      prev = key;
+      w.unpack(key, out, j * stride - skip);
+    }
+    previous = prev;
+    pos[0] = p;
+    load(0);
   }
 
   /**

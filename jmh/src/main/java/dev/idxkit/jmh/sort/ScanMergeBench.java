@@ -1,6 +1,7 @@
 package dev.idxkit.jmh.sort;
 
 import dev.idxkit.idxbuild.sort.EntryBuffer;
+import dev.idxkit.idxbuild.sort.GroupSort;
 import dev.idxkit.idxbuild.sort.PackedMerge;
 import dev.idxkit.jmh.BenchmarkBase;
 import java.util.ArrayList;
@@ -24,6 +25,12 @@ import org.openjdk.jmh.annotations.State;
  * feeds its tree builder ({@code SortGroup.fillAll}). One operation is one merge of all of them, in
  * milliseconds; it checks that it took every entry and that each batch's last entry is above the
  * batch before's (a cheap check, kept out of the way of what is measured).
+ *
+ * <p>{@code source=buffers}: each buffer sorted on its own, merged by the loser tree (a group that
+ * spilled, or one {@link GroupSort} declines). {@code source=sorted}: the buffers packed in arrival
+ * order and sorted as one by {@link GroupSort} in the set-up, so the merge reads one part, as a
+ * one-index group that stayed in memory is built; their RIDs do not overlap then (GroupSort reads
+ * the buffers in RID order).
  */
 @State(Scope.Thread)
 public class ScanMergeBench extends BenchmarkBase {
@@ -33,6 +40,9 @@ public class ScanMergeBench extends BenchmarkBase {
   @Param({"pk", "partkey", "suppkey", "shipdate", "part_supp"})
   public String shape;
 
+  @Param({"buffers", "sorted"})
+  public String source = "buffers";
+
   /** Bytes of each buffer (tests set less). */
   public long bufferBytes = 4L << 20;
 
@@ -41,6 +51,10 @@ public class ScanMergeBench extends BenchmarkBase {
 
   @Setup(Level.Trial)
   public void setup() {
+    if (!source.equals("buffers") && !source.equals("sorted")) {
+      throw new IllegalArgumentException("source : " + source + " (expected: buffers or sorted)");
+    }
+    boolean sorted = source.equals("sorted");
     List<EntryBuffer> buffers = new ArrayList<>();
     for (int i = 0; i < BUFFERS; i++) {
       // Buffer i holds the i-th stretch of the scan (later pages, later keys for pk).
@@ -51,17 +65,26 @@ public class ScanMergeBench extends BenchmarkBase {
           e = e.clone();
           offsetOrderKey(e, (long) i * in.length);
         }
-        offsetRid(e, i * 2_000L); // RIDs within some 32,000 pages
+        // RIDs within some 32,000 pages; apart for GroupSort (60 rows a page, ScanSortBench)
+        offsetRid(e, i * (sorted ? in.length / 60 + 1 : 2_000L));
         b.add(e);
       }
-      b.sort();
-      b.compact();
+      if (sorted) {
+        b.packInArrivalOrder();
+      } else {
+        b.sort();
+        b.compact();
+      }
       buffers.add(b);
       total += b.size();
     }
-    group = PackedMerge.unify(buffers);
+    group =
+        sorted
+            ? GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace())
+            : PackedMerge.unify(buffers);
     if (group == null) {
-      throw new IllegalStateException("the buffers of " + shape + " do not merge as longs");
+      throw new IllegalStateException(
+          "the buffers of " + shape + " do not " + (sorted ? "sort as one" : "merge as longs"));
     }
   }
 

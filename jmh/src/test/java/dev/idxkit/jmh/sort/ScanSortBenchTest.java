@@ -52,12 +52,15 @@ class ScanSortBenchTest {
   @Test
   void everyShapeMergesAllItsBuffersInOrder() {
     for (String shape : SHAPES) {
-      ScanMergeBench b = new ScanMergeBench();
-      b.shape = shape;
-      b.bufferBytes = 64 * 1024;
-      b.setup();
-      assertThat(b.total).as(shape).isGreaterThan(16 * 1_000L);
-      assertThat(b.merge()).as(shape).isEqualTo(b.total);
+      for (String source : new String[] {"buffers", "sorted"}) {
+        ScanMergeBench b = new ScanMergeBench();
+        b.shape = shape;
+        b.source = source;
+        b.bufferBytes = 64 * 1024;
+        b.setup();
+        assertThat(b.total).as(shape + " " + source).isGreaterThan(16 * 1_000L);
+        assertThat(b.merge()).as(shape + " " + source).isEqualTo(b.total);
+      }
     }
   }
 
