@@ -45,7 +45,7 @@ public final class Cells {
   private long[] children;
   private int count;
   // Every key's length while all are as long (0 while there is none), else -1: such keys lie back
-  // to back from 0, so a leaf is written from them without their offsets (Node#appendFixed).
+  // to back from 0, so a leaf is written from them without their offsets (NodeImage#appendFixed).
   private int stride;
 
   /** Room for a page of {@code pageSize} bytes' worth of short keys before anything grows. */
@@ -243,7 +243,7 @@ public final class Cells {
 
   /**
    * This thread's scratch array of at least {@code size} bytes to lay a page out in ({@link
-   * Node#appendAll}).
+   * NodeImage#appendAll}).
    */
   static byte[] image(int size) {
     byte[][] holder = IMAGE.get();
@@ -328,9 +328,9 @@ public final class Cells {
     int pfx = prefixFor(format, from, to);
     Node.reset(dst, format, bytes, from < to ? offsets[from] : 0, pfx);
     if (stride >= Long.BYTES && stride > pfx && Node.isLeaf(dst)) {
-      Node.appendFixed(dst, bytes, from * stride, to - from, stride);
+      NodeImage.appendFixed(dst, bytes, from * stride, to - from, stride);
     } else {
-      Node.appendAll(dst, this, from, to);
+      NodeImage.appendAll(dst, this, from, to);
     }
   }
 }

@@ -1,9 +1,6 @@
 package dev.idxkit.core.internal.btree;
 
 import dev.idxkit.core.spi.Page;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * The slotted layout shared by B+tree leaves ({@link dev.idxkit.core.spi.PageType#LEAF}) and
@@ -99,12 +96,6 @@ public final class Node {
   static final int HEADER_SIZE = 56;
   public static final int CHILD_SIZE = 8;
   static final int HEAD_SIZE = 4;
-
-  // Page fields are written in the platform's order, as Chronicle Bytes writes them (Page).
-  private static final VarHandle NATIVE_LONG =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
-  private static final VarHandle NATIVE_INT =
-      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
   private Node() {}
 
@@ -399,127 +390,6 @@ public final class Node {
     writeSlot(p, format, slotPos, off, key, kOff + pfx, kLen - pfx);
     p.putInt(OFF_HEAP, off);
     p.putU16(OFF_COUNT, n + 1);
-  }
-
-  /**
-   * Appends keys {@code [from, to)} of {@code cells}, as {@link #append} one by one would. The
-   * slots and cells are laid out in a byte array image of the page first ({@link Cells#image}) and
-   * copied into the page in two writes: a page write per key costs more than the key's bytes
-   * (Chronicle's bounds and release checks, and for heap pages a native call per write).
-   */
-  static void appendAll(Page p, Cells cells, int from, int to) {
-    int format = format(p);
-    int pfx = prefixLength(p);
-    int shift = keyShift(p);
-    int slotSize = slotSize(format);
-    int n = count(p);
-    int slotStart = slotPos(p, n);
-    int heapEnd = heapStart(p);
-    byte[] img = Cells.image(p.size());
-    byte[] b = cells.array();
-    int slotPos = slotStart;
-    int heap = heapEnd;
-    for (int i = from; i < to; i++) {
-      int kOff = cells.offset(i) + pfx;
-      int sLen = cells.length(i) - pfx;
-      heap -= sLen + shift;
-      if (heap < slotPos + slotSize) {
-        throw new IllegalStateException(
-            "append of " + (to - from) + " keys overflows page " + p.pageNo());
-      }
-      if (shift != 0) {
-        NATIVE_LONG.set(img, heap, cells.child(i));
-      }
-      copyCell(b, kOff, img, heap + shift, sLen);
-      if (format == FORMAT_2) {
-        long head = Keys.head(b, kOff, sLen) & 0xFFFF_FFFFL;
-        NATIVE_LONG.set(img, slotPos, heap | ((long) sLen << 16) | (head << 32));
-      } else {
-        NATIVE_INT.set(img, slotPos, heap | (sLen << 16));
-      }
-      slotPos += slotSize;
-    }
-    p.putBytes(slotStart, img, slotStart, slotPos - slotStart);
-    p.putBytes(heap, img, heap, heapEnd - heap);
-    p.putInt(OFF_HEAP, heap);
-    p.putU16(OFF_COUNT, n + to - from);
-  }
-
-  /**
-   * {@link #appendAll} for a leaf's keys that are all {@code len} bytes long (8 or more), back to
-   * back in {@code b} from {@code at}: the same page, without a key's offset, length and child
-   * looked up, and its suffix moved in 8-byte words, not by a call of the array copy stub. The
-   * rebuilder's leaves are made of such keys (fixed-length entries); laying them out took about
-   * two-fifths of a bottom-up build's CPU ({@code BTreeBuildBench}, memory sink, batch feed). The
-   * cells are written first, from the heap's end down, each by words that end at its end: the first
-   * word of a suffix under 8 bytes starts before it, on what the next cell down (or the slots,
-   * written after the cells) overwrites; nothing is written after a cell's end.
-   */
-  static void appendFixed(Page p, byte[] b, int at, int count, int len) {
-    int format = format(p);
-    int pfx = prefixLength(p);
-    int sLen = len - pfx;
-    if (!isLeaf(p) || len < Long.BYTES || sLen < 1) {
-      throw new IllegalArgumentException(
-          "appendFixed: page " + p.pageNo() + " is a branch, or keys of " + len + " bytes");
-    }
-    int slotSize = slotSize(format);
-    int n = count(p);
-    int slotStart = slotPos(p, n);
-    int heapEnd = heapStart(p);
-    int heap = heapEnd - count * sLen;
-    if (heap < slotStart + count * slotSize) {
-      throw new IllegalStateException("append of " + count + " keys overflows page " + p.pageNo());
-    }
-    byte[] img = Cells.image(p.size());
-    // Words end at the key's end and go down; the last word of a key is at or after its start
-    // (len >= 8). A suffix not a multiple of 8 ends with a word at its start, over the one before.
-    for (int i = 0, keyEnd = at + len, cellEnd = heapEnd;
-        i < count;
-        i++, keyEnd += len, cellEnd -= sLen) {
-      int o = -Long.BYTES;
-      do {
-        NATIVE_LONG.set(img, cellEnd + o, (long) NATIVE_LONG.get(b, keyEnd + o));
-        o -= Long.BYTES;
-      } while (o >= -sLen);
-      if (o + Long.BYTES > -sLen) {
-        NATIVE_LONG.set(img, cellEnd - sLen, (long) NATIVE_LONG.get(b, keyEnd - sLen));
-      }
-    }
-    int slotPos = slotStart;
-    for (int i = 0, cell = heapEnd - sLen, key = at + pfx;
-        i < count;
-        i++, cell -= sLen, key += len, slotPos += slotSize) {
-      if (format == FORMAT_2) {
-        long head = Keys.head(b, key, sLen) & 0xFFFF_FFFFL;
-        NATIVE_LONG.set(img, slotPos, cell | ((long) sLen << 16) | (head << 32));
-      } else {
-        NATIVE_INT.set(img, slotPos, cell | (sLen << 16));
-      }
-    }
-    p.putBytes(slotStart, img, slotStart, slotPos - slotStart);
-    p.putBytes(heap, img, heap, heapEnd - heap);
-    p.putInt(OFF_HEAP, heap);
-    p.putU16(OFF_COUNT, n + count);
-  }
-
-  /**
-   * Copies a cell's {@code len} bytes from {@code src[s]} to {@code dst[d]}: a suffix of 8 bytes or
-   * more in 8-byte words, the last word ending at the suffix's end (it may overlap the one before),
-   * so nothing past the suffix is written: the cell before it in the image is already there. A call
-   * of the array copy stub per cell cost more than the cell's bytes (a leaf holds hundreds of 10-20
-   * byte suffixes).
-   */
-  private static void copyCell(byte[] src, int s, byte[] dst, int d, int len) {
-    if (len < Long.BYTES) {
-      System.arraycopy(src, s, dst, d, len);
-      return;
-    }
-    int last = len - Long.BYTES;
-    for (int o = 0; o < last; o += Long.BYTES) {
-      NATIVE_LONG.set(dst, d + o, (long) NATIVE_LONG.get(src, s + o));
-    }
-    NATIVE_LONG.set(dst, d + last, (long) NATIVE_LONG.get(src, s + last));
   }
 
   private static void writeSlot(

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A leaf written from keys that are all as long ({@link Cells#writeTo} by way of {@link
- * Node#appendFixed}) is byte for byte the page {@link Node#appendAll} writes from the same keys
- * looked up one by one, in both node formats, whichever way the keys came into the cells (in
- * batches, one at a time, after {@link Cells#keepLast} or {@link Cells#truncate}); keys of mixed
- * lengths, and a branch's, still take {@link Node#appendAll}.
+ * NodeImage#appendFixed}) is byte for byte the page {@link NodeImage#appendAll} writes from the
+ * same keys looked up one by one, in both node formats, whichever way the keys came into the cells
+ * (in batches, one at a time, after {@link Cells#keepLast} or {@link Cells#truncate}); keys of
+ * mixed lengths, and a branch's, still take {@link NodeImage#appendAll}.
  */
 class CellsFixedTest {
   private static final int PAGE = 4096;
@@ -43,7 +43,7 @@ class CellsFixedTest {
       Page keyByKey = leaf(format);
       Node.reset(
           keyByKey, format, cells.array(), cells.offset(from), cells.prefixFor(format, from, to));
-      Node.appendAll(keyByKey, cells, from, to);
+      NodeImage.appendAll(keyByKey, cells, from, to);
       assertThat(bytes(viaCells)).as(what).isEqualTo(bytes(keyByKey));
       assertThat(Node.count(viaCells)).as(what).isEqualTo(to - from);
       suffixes[len - cells.prefixFor(format, from, to) < Long.BYTES ? 0 : 1]++;
