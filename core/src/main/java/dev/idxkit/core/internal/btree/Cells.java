@@ -225,6 +225,11 @@ public final class Cells {
     }
   }
 
+  /** Every key's length while all share one (0 with no key), else -1: what writeTo goes by. */
+  int stride() {
+    return stride;
+  }
+
   /** Keeps {@link #stride} for keys of {@code len} bytes added after the others (-1: mixed). */
   private void noteLength(int len) {
     stride = len > 0 && (stride == 0 || stride == len) ? len : -1;

@@ -45,19 +45,11 @@ final class NodeImage {
       if (shift != 0) {
         NATIVE_LONG.set(img, heap, cells.child(i));
       }
-      copyCell(b, kOff, img, heap + shift, sLen);
-      if (format == Node.FORMAT_2) {
-        long head = Keys.head(b, kOff, sLen) & 0xFFFF_FFFFL;
-        NATIVE_LONG.set(img, slotPos, heap | ((long) sLen << 16) | (head << 32));
-      } else {
-        NATIVE_INT.set(img, slotPos, heap | (sLen << 16));
-      }
+      System.arraycopy(b, kOff, img, heap + shift, sLen);
+      putSlot(img, format, slotPos, heap, b, kOff, sLen);
       slotPos += slotSize;
     }
-    p.putBytes(slotStart, img, slotStart, slotPos - slotStart);
-    p.putBytes(heap, img, heap, heapEnd - heap);
-    p.putInt(Node.OFF_HEAP, heap);
-    p.putU16(Node.OFF_COUNT, n + to - from);
+    copyOut(p, img, slotStart, slotPos, heap, heapEnd, n + to - from);
   }
 
   /**
@@ -105,35 +97,34 @@ final class NodeImage {
     for (int i = 0, cell = heapEnd - sLen, key = at + pfx;
         i < count;
         i++, cell -= sLen, key += len, slotPos += slotSize) {
-      if (format == Node.FORMAT_2) {
-        long head = Keys.head(b, key, sLen) & 0xFFFF_FFFFL;
-        NATIVE_LONG.set(img, slotPos, cell | ((long) sLen << 16) | (head << 32));
-      } else {
-        NATIVE_INT.set(img, slotPos, cell | (sLen << 16));
-      }
+      putSlot(img, format, slotPos, cell, b, key, sLen);
     }
-    p.putBytes(slotStart, img, slotStart, slotPos - slotStart);
-    p.putBytes(heap, img, heap, heapEnd - heap);
-    p.putInt(Node.OFF_HEAP, heap);
-    p.putU16(Node.OFF_COUNT, n + count);
+    copyOut(p, img, slotStart, slotPos, heap, heapEnd, n + count);
   }
 
   /**
-   * Copies a cell's {@code len} bytes from {@code src[s]} to {@code dst[d]}: a suffix of 8 bytes or
-   * more in 8-byte words, the last word ending at the suffix's end (it may overlap the one before),
-   * so nothing past the suffix is written: the cell before it in the image is already there. A call
-   * of the array copy stub per cell cost more than the cell's bytes (a leaf holds hundreds of 10-20
-   * byte suffixes).
+   * The image's slot at {@code slotPos} for a cell at {@code cell} of {@code sLen} bytes, whose
+   * suffix is at {@code b[key]} (format 2 keeps its first bytes, the head, in the slot).
    */
-  private static void copyCell(byte[] src, int s, byte[] dst, int d, int len) {
-    if (len < Long.BYTES) {
-      System.arraycopy(src, s, dst, d, len);
-      return;
+  private static void putSlot(
+      byte[] img, int format, int slotPos, int cell, byte[] b, int key, int sLen) {
+    if (format == Node.FORMAT_2) {
+      long head = Keys.head(b, key, sLen) & 0xFFFF_FFFFL;
+      NATIVE_LONG.set(img, slotPos, cell | ((long) sLen << 16) | (head << 32));
+    } else {
+      NATIVE_INT.set(img, slotPos, cell | (sLen << 16));
     }
-    int last = len - Long.BYTES;
-    for (int o = 0; o < last; o += Long.BYTES) {
-      NATIVE_LONG.set(dst, d + o, (long) NATIVE_LONG.get(src, s + o));
-    }
-    NATIVE_LONG.set(dst, d + last, (long) NATIVE_LONG.get(src, s + last));
+  }
+
+  /**
+   * The image's new slots {@code [slotStart, slotEnd)} and cells {@code [heap, heapEnd)} into page
+   * {@code p}, which then holds {@code count} keys: two writes.
+   */
+  private static void copyOut(
+      Page p, byte[] img, int slotStart, int slotEnd, int heap, int heapEnd, int count) {
+    p.putBytes(slotStart, img, slotStart, slotEnd - slotStart);
+    p.putBytes(heap, img, heap, heapEnd - heap);
+    p.putInt(Node.OFF_HEAP, heap);
+    p.putU16(Node.OFF_COUNT, count);
   }
 }

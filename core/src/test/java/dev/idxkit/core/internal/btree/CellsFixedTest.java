@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
  * A leaf written from keys that are all as long ({@link Cells#writeTo} by way of {@link
  * NodeImage#appendFixed}) is byte for byte the page {@link NodeImage#appendAll} writes from the
  * same keys looked up one by one, in both node formats, whichever way the keys came into the cells
- * (in batches, one at a time, after {@link Cells#keepLast} or {@link Cells#truncate}); keys of
- * mixed lengths, and a branch's, still take {@link NodeImage#appendAll}.
+ * (in batches, one at a time, after {@link Cells#keepLast} and {@link Cells#truncate}; each way the
+ * cells know the keys' common length, which sends writeTo the fixed way); keys of mixed lengths,
+ * and a branch's, still take {@link NodeImage#appendAll}.
  */
 class CellsFixedTest {
   private static final int PAGE = 4096;
@@ -56,6 +57,7 @@ class CellsFixedTest {
     Cells cells = new Cells(PAGE);
     cells.add(key(0x10, 12), 0, 12, 0);
     cells.add(key(0x20, 16), 0, 16, 0);
+    assertThat(cells.stride()).isEqualTo(-1);
     Page p = leaf(Node.FORMAT_2);
     cells.writeTo(p, Node.FORMAT_2, 0, 2);
     assertThat(Node.keyLength(p, 0)).isEqualTo(12);
@@ -95,17 +97,19 @@ class CellsFixedTest {
         }
       }
       default -> {
-        // A key of another length first, then keepLast and truncate: the builder's next leaf.
+        // A key of another length first, then keepLast (the builder's next leaf), and a key taken
+        // back by truncate (a split's left half).
         cells.add(new byte[len + 1], 0, len + 1, 0);
         cells.add(keys[0], 0, len, 0);
         cells.keepLast();
         for (int i = 1; i < keys.length; i++) {
           cells.add(keys[i], 0, len, 0);
         }
-        cells.add(new byte[3], 0, 3, 0);
+        cells.add(new byte[len], 0, len, 0);
         cells.truncate(keys.length);
       }
     }
+    assertThat(cells.stride()).as("the keys' common length").isEqualTo(len);
   }
 
   /**
