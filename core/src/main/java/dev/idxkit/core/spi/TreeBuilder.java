@@ -48,9 +48,9 @@ import net.openhft.chronicle.bytes.BytesStore;
  * when it is complete, which is after the next leaf's number was allocated, so the page numbers
  * written run ascending with one inversion per branch page (about one page in a hundred).
  *
- * <p>Memory: the keys of one open page per level ({@link Cells}), one page buffer to write them
- * into, and one separator buffer per level: O(height) pages. {@link #add} copies the entry into the
- * leaf's keys and allocates nothing.
+ * <p>Memory: the keys of one open page per level ({@link Cells}), a page buffer for the leaves and
+ * one for the branches ({@link BranchLevels}), and one separator buffer per level: O(height) pages.
+ * {@link #add} copies the entry into the leaf's keys and allocates nothing.
  *
  * <p>Parallel builds: a key range of one index can be built on its own thread by a builder made
  * with {@link #forSegment}. It writes its leaves but holds back its first and last leaf, whose
