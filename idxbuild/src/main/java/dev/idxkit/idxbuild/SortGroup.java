@@ -144,9 +144,10 @@ final class SortGroup {
   }
 
   /**
-   * A scan worker's buffer is full: it is sorted, then kept in memory (compacted into sorted order,
-   * its old arena handed to the buffer the worker fills next) while the group's memory allows, else
-   * written as a run. Returns the buffer the worker goes on filling.
+   * A scan worker's buffer is full: it is sorted (or packed in arrival order, {@link #arrange}),
+   * then kept in memory (compacted, its old arena handed to the buffer the worker fills next) while
+   * the group's memory allows, else sorted if it was not and written as a run. Returns the buffer
+   * the worker goes on filling.
    */
   EntryBuffer full(EntryBuffer b) {
     arrange(b);
