@@ -102,15 +102,15 @@ class PackedMergeTest {
    * {@link PackedMerge#fill}, in batches of any size after a first {@code next()}, gives the
    * entries (less their index id) and the shared byte counts that {@code next()} gives one at a
    * time; it is offered only when no entry's index id differs from another's. Keys short enough to
-   * unpack in a few stores ({@link PackedForm.ShortKey}) and keys past them (17 constant bytes
-   * before the key) both come.
+   * unpack in a few stores ({@link PackedForm.ShortKey}) and keys past them (25 constant bytes
+   * before the key: more than its three words) both come.
    */
   @Test
   void fillGivesWhatNextGives() {
     SplittableRandom r = Seeds.random(seed);
     int[] filled = new int[2]; // rounds filled byte by byte, in a few stores
     for (int round = 0; round < 40; round++) {
-      int pad = r.nextInt(3) == 0 ? 17 : 0;
+      int pad = r.nextInt(3) == 0 ? 25 : 0;
       int keyBytes = 1 + r.nextInt(8);
       int indexes = r.nextInt(4) == 0 ? 2 : 1;
       List<byte[]> all = new ArrayList<>();
