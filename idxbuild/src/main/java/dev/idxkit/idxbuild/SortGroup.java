@@ -245,6 +245,8 @@ final class SortGroup {
       toMerge = new ArrayList<>(runs);
       memory = new ArrayList<>(inMemory);
     }
+    // The range threads, made now: the group's sort runs its steps on them too.
+    ExecutorService pool = rangeThreads > 1 ? rangePool(rangeThreads) : null;
     try {
       if (toMerge.size() > options.mergeFanIn()) {
         cancel.check();
@@ -262,7 +264,10 @@ final class SortGroup {
         runsWritten.addAndGet(r.merges());
       }
       finalRuns = toMerge.size();
-      packedMerge = toMerge.isEmpty() && !memory.isEmpty() ? sortedAsOne(memory, work) : null;
+      packedMerge =
+          toMerge.isEmpty() && !memory.isEmpty()
+              ? sortedAsOne(memory, work, pool != null ? pool : Runnable::run)
+              : null;
       sortedAsOne = packedMerge != null;
       if (!sortedAsOne) {
         memory.forEach(EntryBuffer::sort); // those packed for one sort that did not happen
@@ -278,8 +283,11 @@ final class SortGroup {
         return buildWhole(bulk, toMerge, memory, cancel, built);
       }
       ranges = bounds.size() + 1;
-      return buildInRanges(bulk, toMerge, memory, bounds, rangeThreads, cancel, built);
+      return buildInRanges(bulk, toMerge, memory, bounds, pool, cancel, built);
     } finally {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
       for (Run r : toMerge) {
         r.delete();
       }
@@ -295,7 +303,8 @@ final class SortGroup {
    * The buffers of a group planned to be sorted as one, all kept in memory, sorted into one part
    * ({@link GroupSort}) when the group's memory leaves room for the sort; null otherwise.
    */
-  private PackedMerge.Group sortedAsOne(List<EntryBuffer> memory, GroupSort.Workspace work) {
+  private PackedMerge.Group sortedAsOne(
+      List<EntryBuffer> memory, GroupSort.Workspace work, Executor helpers) {
     if (!sortsAsOne) {
       return null;
     }
@@ -303,7 +312,7 @@ final class SortGroup {
     synchronized (this) {
       free = plan.memoryBytes() - keptBytes;
     }
-    return GroupSort.sort(memory, free, work);
+    return GroupSort.sort(memory, free, work, helpers);
   }
 
   /** One merge of everything into one builder per index. */
@@ -330,28 +339,31 @@ final class SortGroup {
     }
   }
 
+  /** {@code threads} range threads (started as tasks come), daemons. */
+  private static ExecutorService rangePool(int threads) {
+    return Executors.newFixedThreadPool(
+        threads,
+        r -> {
+          Thread t = new Thread(r, "idxbuild-range-" + RANGE_THREADS.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
   /**
    * The group split at {@code bounds} into key ranges, each merged and built as tree segments by
-   * one of {@code threads} threads, which take the ranges in key order; then joined per index: one
-   * big index uses every core.
+   * one of the {@code pool}'s threads, which take the ranges in key order; then joined per index:
+   * one big index uses every core.
    */
   private List<Built> buildInRanges(
       BulkWrite bulk,
       List<Run> runs,
       List<EntryBuffer> memory,
       List<byte[]> bounds,
-      int threads,
+      ExecutorService pool,
       Cancel cancel,
       AtomicLong built) {
     int parts = bounds.size() + 1;
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            Math.min(threads, parts),
-            r -> {
-              Thread t = new Thread(r, "idxbuild-range-" + RANGE_THREADS.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
     List<Future<Map<Integer, TreeSegment>>> futures = new ArrayList<>();
     // The first range to fail stops the others at once (they check the cancel as they merge), not
     // once the ranges before it in the list have run to their end; its failure is the one reported,

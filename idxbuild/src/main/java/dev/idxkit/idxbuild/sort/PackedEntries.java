@@ -453,14 +453,18 @@ final class PackedEntries {
 
   /**
    * {@link #recodeInto} {@code to} (nothing to rewrite when it is this buffer's layout already),
-   * counting each long's key digits into {@code counts} on the way ({@link GroupSort#countDigits}):
-   * the longs are read once for both.
+   * counting each long's key digits into {@code counts} on the way ({@link GroupSort#countDigits})
+   * unless it is null: the longs are read once for both.
    */
   void recodeCounting(Layout to, int[] counts) {
-    // Two methods, one loop each: a loop the JIT compiled without seeing the other path taken
+    // One method a path, one loop each: a loop the JIT compiled without seeing another path taken
     // would be sent back to the interpreter when it is.
     if (layout == to) {
-      countDigits(to.ridBits(), counts);
+      if (counts != null) {
+        countDigits(to.ridBits(), counts);
+      }
+    } else if (counts == null) {
+      recodeInto(to);
     } else {
       recodeCountingDigits(to, counts);
     }

@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +33,10 @@ class GroupSortTest {
   private enum Keys {
     RANDOM,
     GROWING_WITH_THE_RID,
-    ALL_EQUAL
+    ALL_EQUAL,
+    // Each worker's keys grow, so each buffer is in key order, but the workers' runs overlap: the
+    // sort counts its digits only once the walk finds them out of order.
+    GROWING_IN_EACH_WORKER
   }
 
   /**
@@ -55,6 +61,7 @@ class GroupSortTest {
     }
     long page = 1 + r.nextInt(1 << 20);
     int row = 0;
+    long[] workerKey = new long[workers];
     for (int chunk = 0; row < rows; chunk++) {
       int w = chunk % workers;
       for (int p = 0, pages = 1 + r.nextInt(20); p < pages && row < rows; p++, page++) {
@@ -66,6 +73,8 @@ class GroupSortTest {
                 case RANDOM -> r.nextLong() & ((1L << keyBits) - 1);
                 case GROWING_WITH_THE_RID -> row;
                 case ALL_EQUAL -> 42;
+                case GROWING_IN_EACH_WORKER ->
+                    Math.min((1L << keyBits) - 1, workerKey[w] += r.nextInt(3));
               };
           for (int i = 0; i < keyBytes; i++) {
             e[2 + i] = (byte) (key >>> (8 * (keyBytes - 1 - i)));
@@ -135,27 +144,49 @@ class GroupSortTest {
     return out;
   }
 
+  /**
+   * Every shape of keys, with the sort's per-buffer steps run in turn on the calling thread and on
+   * two helper threads (as a group with range threads does).
+   */
   @Test
   void theBuffersOfAGroupSortAsOneIntoTheEntriesOrder() {
     SplittableRandom r = Seeds.random(seed);
     GroupSort.Workspace work = new GroupSort.Workspace(); // one for every round, as a build thread
-    for (int round = 0; round < 60; round++) {
-      Keys keys = Keys.values()[round % 3];
-      int keyBytes = 1 + r.nextInt(5);
-      int keyBits = 1 + r.nextInt(8 * keyBytes);
-      int rows = 1 + r.nextInt(round % 10 == 0 ? 100 : 30_000);
-      List<byte[]> all = new ArrayList<>();
-      List<EntryBuffer> buffers =
-          scan(r, rows, 1 + r.nextInt(3), 1 + r.nextInt(8000), keyBytes, keyBits, keys, all);
-      String what =
-          "round %d: %s keys of %d bytes, %d bits, %d rows in %d buffers; %s"
-              .formatted(round, keys, keyBytes, keyBits, rows, buffers.size(), repro);
-      PackedMerge.Group group = GroupSort.sort(buffers, Long.MAX_VALUE, work);
-      assertThat(group).as(what).isNotNull();
-      List<byte[]> sorted =
-          round % 2 == 0 ? drain(group.merge(null, null)) : drainByFill(group.merge(null, null), r);
-      assertSameEntries(sorted, all, what);
+    ExecutorService helpers = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 80; round++) {
+        // Every shape of keys both ways: the shape turns with the round, the threads every four.
+        sortOneScan(r, round, work, round / 4 % 2 == 0 ? Runnable::run : helpers);
+      }
+    } finally {
+      helpers.shutdownNow();
     }
+  }
+
+  private void sortOneScan(SplittableRandom r, int round, GroupSort.Workspace work, Executor on) {
+    Keys keys = Keys.values()[round % Keys.values().length];
+    int keyBytes = 1 + r.nextInt(5);
+    int keyBits = 1 + r.nextInt(8 * keyBytes);
+    int rows = 1 + r.nextInt(round % 10 == 0 ? 100 : 30_000);
+    List<byte[]> all = new ArrayList<>();
+    List<EntryBuffer> buffers =
+        scan(r, rows, 1 + r.nextInt(3), 1 + r.nextInt(8000), keyBytes, keyBits, keys, all);
+    String what =
+        "round %d: %s keys of %d bytes, %d bits, %d rows in %d buffers%s; %s"
+            .formatted(
+                round,
+                keys,
+                keyBytes,
+                keyBits,
+                rows,
+                buffers.size(),
+                on instanceof ExecutorService ? ", on helper threads" : "",
+                repro);
+    PackedMerge.Group group = GroupSort.sort(buffers, Long.MAX_VALUE, work, on);
+    assertThat(group).as(what).isNotNull();
+    List<byte[]> sorted =
+        round % 3 == 0 ? drain(group.merge(null, null)) : drainByFill(group.merge(null, null), r);
+    assertSameEntries(sorted, all, what);
   }
 
   /**
@@ -169,7 +200,8 @@ class GroupSortTest {
       List<byte[]> all = new ArrayList<>();
       int rows = 1 + r.nextInt(round < 3 ? 10 : 20_000);
       List<EntryBuffer> buffers = scan(r, rows, 2, 5000, 4, 20, Keys.RANDOM, all);
-      PackedMerge.Group group = GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace());
+      PackedMerge.Group group =
+          GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace(), Runnable::run);
       int parts = 1 + r.nextInt(16);
       String what = "round " + round + ", " + rows + " rows in " + parts + " parts; " + repro;
       List<byte[]> bounds = group.bounds(parts);
@@ -215,7 +247,7 @@ class GroupSortTest {
       if (!wide) {
         buffers.get(r.nextInt(buffers.size())).sort();
       }
-      assertThat(GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace()))
+      assertThat(GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace(), Runnable::run))
           .as(what)
           .isNull();
       buffers.forEach(EntryBuffer::sort);
@@ -237,8 +269,8 @@ class GroupSortTest {
         scan(r, 10_000 + r.nextInt(10_000), 2, 3000, 4, 24, Keys.RANDOM, all);
     long need = 16L * all.size();
     GroupSort.Workspace work = new GroupSort.Workspace();
-    assertThat(GroupSort.sort(buffers, need - 1, work)).as(repro).isNull();
-    PackedMerge.Group group = GroupSort.sort(buffers, need, work);
+    assertThat(GroupSort.sort(buffers, need - 1, work, Runnable::run)).as(repro).isNull();
+    PackedMerge.Group group = GroupSort.sort(buffers, need, work, Runnable::run);
     assertThat(group).as(repro).isNotNull();
     assertSameEntries(drain(group.merge(null, null)), all, repro);
   }

@@ -80,7 +80,7 @@ public class ScanMergeBench extends BenchmarkBase {
     }
     group =
         sorted
-            ? GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace())
+            ? GroupSort.sort(buffers, Long.MAX_VALUE, new GroupSort.Workspace(), Runnable::run)
             : PackedMerge.unify(buffers);
     if (group == null) {
       throw new IllegalStateException(
