@@ -31,9 +31,10 @@ import java.util.Set;
  * <p>Steps: (1) generator load into a new idxkit database; (2) its table exported once as the CSV
  * ({@link Lineitem#exportCsv}; reused from {@code --work}); (3) {@code --warmup} unmeasured CSV
  * loads into a scratch database (the JIT's first pass over the CSV parser is not the loader's
- * speed), then the measured CSV load into a new database; (4) each SQL peer ({@link
- * SqlPeer#loadAndIndex}); (5) {@link CrossCheck} over both idxkit databases and the peers, and
- * (with {@code --check}) idxkit's {@code check} of both; (6) figures, ratios, goals, CSV/JSON/PNG.
+ * speed), up to four more while the last one kept the JIT compilers busy ({@link JitWarmUp}), then
+ * the measured CSV load into a new database; (4) each SQL peer ({@link SqlPeer#loadAndIndex}); (5)
+ * {@link CrossCheck} over both idxkit databases and the peers, and (with {@code --check}) idxkit's
+ * {@code check} of both; (6) figures, ratios, goals, CSV/JSON/PNG.
  *
  * <p>Figures: load seconds (rows appended, checkpoints included, index build excluded), index
  * seconds, total; rows/s of the load alone (what the loader's summary prints) and of the whole;
@@ -63,7 +64,8 @@ public final class LoadBench {
           + " CSV N times back to back, each into a new database, and prints the min/median/max"
           + " rows/s and the spread (the median round is compared with the peers); --cold-input"
           + " true takes the CSV out of the page cache before each round, as a file just copied in"
-          + " or reclaimed since would be.";
+          + " or reclaimed since would be. Warm-ups: --warmup N, and up to 4 more while the last"
+          + " one spent over 5% of its time in the JIT compilers.";
 
   static final String USAGE =
       "--tpch-sf, --threads, --memory, --peers, --warmup, --rounds, --probes, --check,"
@@ -182,14 +184,19 @@ public final class LoadBench {
             csvBytes / 1e6,
             export == 0 ? "reused" : String.format(Locale.ROOT, "exported in %.2f s", export),
             c.coldInput() ? "; taken out of the page cache before each round (--cold-input)" : "");
-        for (int w = 0; w < c.warmup(); w++) {
+        // --warmup loads, and more while the last one kept the compilers busy (JitWarmUp).
+        boolean busy = c.warmup() > 0; // --warmup 0: none at all
+        for (int w = 0; w < c.warmup() || (busy && w < c.warmup() + JitWarmUp.MORE); w++) {
           try (BenchDir scratch = BenchDir.create(dir.path(), "warmup");
               Database db = Lineitem.create(scratch.resolve("idxkit"))) {
+            JitWarmUp jit = JitWarmUp.start();
             LoadReport r = Lineitem.loadCsv(db, csv, IndexMode.DEFERRED, build);
+            busy = jit.busy();
             out.printf(
                 Locale.ROOT,
-                "  warm-up CSV load: %.2f s, not counted%n",
-                r.timings().totalNanos() / 1e9);
+                "  warm-up CSV load: %.2f s, %.2f s in the JIT compilers, not counted%n",
+                r.timings().totalNanos() / 1e9,
+                jit.compiledMillis() / 1e3);
           }
         }
         // Rounds back to back, each into a new database: all but the last are deleted at once;

@@ -14,7 +14,8 @@ import java.util.Locale;
  * cold file pages on its own (this one runs DAMON with a page-out scheme), and a round that reads
  * its input from the disk pays for it. Last, the machine's steal time ({@code /proc/stat}, all
  * CPUs): time the hypervisor gave the VM's CPUs to someone else, which a round of the same work
- * then waits out.
+ * then waits out. And the time the JIT compilers spent in the round, which on two cores they take
+ * from the load ({@link JitWarmUp}).
  */
 record LoadRoundCost(
     long collections,
@@ -22,7 +23,8 @@ record LoadRoundCost(
     long minorFaults,
     long majorFaults,
     long bytesRead,
-    long stealTicks) {
+    long stealTicks,
+    long compileMillis) {
   private static final Path IO = Path.of("/proc/self/io");
 
   static LoadRoundCost start() {
@@ -38,7 +40,8 @@ record LoadRoundCost(
     }
     long[] faults = readFaults();
     long read = Files.isReadable(IO) ? ResourceUsage.now().bytesRead() : -1;
-    return new LoadRoundCost(n, ms, faults[0], faults[1], read, readStealTicks());
+    return new LoadRoundCost(
+        n, ms, faults[0], faults[1], read, readStealTicks(), JitWarmUp.compileMillis());
   }
 
   /**
@@ -72,13 +75,14 @@ record LoadRoundCost(
     return String.format(
         Locale.ROOT,
         "%d collections, %d ms in GC, %,d minor faults, %,d major, %,.1f MB read from the disk,"
-            + " %.2f s of CPU stolen by the host",
+            + " %.2f s of CPU stolen by the host, %.2f s in the JIT compilers",
         e.collections - collections,
         e.gcMillis - gcMillis,
         delta(minorFaults, e.minorFaults),
         delta(majorFaults, e.majorFaults),
         read < 0 ? -1 : read / 1e6,
-        steal < 0 ? -1 : steal / 100.0);
+        steal < 0 ? -1 : steal / 100.0,
+        delta(compileMillis, e.compileMillis) / 1e3);
   }
 
   /** {@code end - start}, or -1 when either counter could not be read. */

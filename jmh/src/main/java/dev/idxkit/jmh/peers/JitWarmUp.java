@@ -1,0 +1,55 @@
+package dev.idxkit.jmh.peers;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+
+/**
+ * When a bench's warm-ups are enough: while a warm-up still kept the JIT compilers busy for more
+ * than {@value #QUIET_SHARE} of its own time, another one follows (at most {@value #MORE} more).
+ * Why: the measured rounds compare the compiled code, and on two cores a compiler thread takes a
+ * core from the work. One warm-up was not enough. LoadBench's first round after one warm-up spent
+ * 0.65 s in the compilers (the second 0.22 s, the rest 0.04-0.09 s) and was the slowest of five, by
+ * up to 1.3x; the primary key on two threads built each key range in 10-15 ms of CPU in its first
+ * measured rounds and in 6 ms from the fourth, the range code compiled late (its own
+ * configuration's single warm-up had run it interpreted).
+ */
+final class JitWarmUp {
+  /** The compile time, as a share of a warm-up's wall time, that counts as quiet. */
+  static final double QUIET_SHARE = 0.05;
+
+  /** The most warm-ups added to those asked for. */
+  static final int MORE = 4;
+
+  private final long startMillis = compileMillis();
+  private final long startNanos = System.nanoTime();
+
+  private JitWarmUp() {}
+
+  /** Starts timing a warm-up. */
+  static JitWarmUp start() {
+    return new JitWarmUp();
+  }
+
+  /**
+   * Milliseconds the compilers spent since {@link #start}; -1 where the JVM does not count them
+   * (then every warm-up counts as quiet: the bench does what {@code --warmup} said).
+   */
+  long compiledMillis() {
+    long now = compileMillis();
+    return now < 0 || startMillis < 0 ? -1 : now - startMillis;
+  }
+
+  /** Whether the compilers were busy for more than {@link #QUIET_SHARE} of the warm-up. */
+  boolean busy() {
+    long ms = compiledMillis();
+    return ms > QUIET_SHARE * (System.nanoTime() - startNanos) / 1e6;
+  }
+
+  /** The JVM's total compile time in milliseconds, or -1. */
+  static long compileMillis() {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime()
+        : -1;
+  }
+}
