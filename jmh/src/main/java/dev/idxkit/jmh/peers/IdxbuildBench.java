@@ -299,9 +299,10 @@ public final class IdxbuildBench {
         Map<Run, List<RebuildReport>> reports = new LinkedHashMap<>();
         for (int round = 0; round < c.repeat(); round++) {
           for (Run r : runs) {
+            JitWarmUp jit = JitWarmUp.start();
             RebuildReport rep = IdxkitRebuilds.rebuild(db, r, srt, rows, c);
             reports.computeIfAbsent(r, k -> new ArrayList<>()).add(rep);
-            IdxkitRebuilds.print(out, r, rep, machine.sampleLoad());
+            IdxkitRebuilds.print(out, r, rep, machine.sampleLoad(), jit.compiledMillis());
           }
           floor.measure(reports.get(best).get(round), out);
         }

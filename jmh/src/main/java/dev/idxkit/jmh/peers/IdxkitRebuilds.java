@@ -84,14 +84,15 @@ final class IdxkitRebuilds {
         / 1e9;
   }
 
-  static void print(PrintStream out, IdxbuildBench.Run r, RebuildReport rep, double load) {
+  static void print(
+      PrintStream out, IdxbuildBench.Run r, RebuildReport rep, double load, long jitMillis) {
     long temp = rep.tempBytesPerDirectory().values().stream().mapToLong(Long::longValue).sum();
     int ranges = rep.indexes().stream().mapToInt(RebuildReport.IndexResult::ranges).max().orElse(1);
     out.printf(
         Locale.ROOT,
         "  idxkit %-12s scan %6.2f s, build %6.2f s, publish %5.2f s, total %6.2f s,"
             + " %,11.0f keys/s, CPU %6.2f s, runs %4d, temp %,8.1f MiB, passes %d, ranges %d"
-            + " (load %.2f)%n",
+            + " (load %.2f, JIT compilers %.2f s)%n",
         r.label(),
         phaseSeconds(rep, "scan"),
         phaseSeconds(rep, "build"),
@@ -103,7 +104,8 @@ final class IdxkitRebuilds {
         temp / (double) (1 << 20),
         rep.mergePasses(),
         ranges,
-        load);
+        load,
+        jitMillis / 1e3);
   }
 
   static void record(ResultSheet s, IdxbuildBench.Run r, RebuildReport rep) {
