@@ -98,17 +98,15 @@ public final class GroupSort {
     // otherwise. The others count their key digits on the way: one tight loop a part (recoding
     // each long inside the walks doubled their time, a walk of its own to count took as long as a
     // pass).
-    int[] counts;
     if (ordered) {
       eachPart(parts, helpers, (p, c) -> p.recodeCounting(layout, null));
       if (walk.inOrder()) {
         walk.copy(a);
         return new PackedEntries(n, layout, lastPage, a, 0, true, true);
       }
-      counts = eachPart(parts, helpers, (p, c) -> p.recodeCounting(layout, c));
-    } else {
-      counts = eachPart(parts, helpers, (p, c) -> p.recodeCounting(layout, c));
     }
+    // (After an ordered pass above the parts are in the layout already: this only counts.)
+    int[] counts = eachPart(parts, helpers, (p, c) -> p.recodeCounting(layout, c));
     // 2. The digits that hold more than one value (the others would move nothing), LSD.
     int digits = (8 * layout.at().length + DIGIT_BITS - 1) / DIGIT_BITS;
     int[] moving = new int[digits];
