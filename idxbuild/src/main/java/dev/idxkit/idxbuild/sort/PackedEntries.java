@@ -409,6 +409,14 @@ final class PackedEntries {
     }
 
     /**
+     * Whether {@link #moveRid} gives every long back as it is: the same key bytes, RID width, slot
+     * width and first page (a group {@link GroupSort} sorted into its own layout).
+     */
+    boolean isIdentity() {
+      return sameBytes && fromBits == toBits && fromSlot == toSlot && pageDelta == 0;
+    }
+
+    /**
      * {@link #apply} when {@link #onlyRidMoves}: the key bits shifted as they are, the RID moved to
      * the target's first page and slot width. What the merge loop calls ({@link PackedMerge}).
      */

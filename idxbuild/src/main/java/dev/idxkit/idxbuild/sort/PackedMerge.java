@@ -323,11 +323,20 @@ public final class PackedMerge implements EntrySource {
     PackedEntries.Recode rc = recode[0];
     int p = pos[0];
     long prev = previous;
-    for (int j = 0; j < count; j++) {
-      long key = rc.moveRid(part.packedAt(++p));
-      shared[j] = sharedBytes(prev, key) - skip;
-      prev = key;
-      w.unpack(key, out, j * stride - skip);
+    if (rc.isIdentity()) { // GroupSort's part, in the merge's layout: no RID to move
+      for (int j = 0; j < count; j++) {
+        long key = part.packedAt(++p);
+        shared[j] = sharedBytes(prev, key) - skip;
+        prev = key;
+        w.unpack(key, out, j * stride - skip);
+      }
+    } else {
+      for (int j = 0; j < count; j++) {
+        long key = rc.moveRid(part.packedAt(++p));
+        shared[j] = sharedBytes(prev, key) - skip;
+        prev = key;
+        w.unpack(key, out, j * stride - skip);
+      }
     }
     previous = prev;
     pos[0] = p;
