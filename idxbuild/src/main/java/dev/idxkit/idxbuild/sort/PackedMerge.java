@@ -5,12 +5,11 @@ import java.util.List;
 /**
  * K-way merge of packed buffers in one {@link PackedEntries.Layout}: the {@link LoserTree} of Knuth
  * (vol. 3, 5.4.1) played on the buffers' longs, each moved into the common layout as it is loaded
- * (its RID re-based, {@link PackedEntries.Recode#moveRid}; {@link #unify} has rewritten any buffer
- * that varies in other key bytes), whose unsigned order is then the entries' order, so a match is
- * one compare of two longs instead of two cached prefixes and, on a tie, the bytes. Only the winner
- * is unpacked, into this source's own array, which holds the layout's constant bytes from the
- * start: only a winner's varying bytes and RID are written (callers read the array, never write
- * it).
+ * (its RID re-based, {@link Recode#moveRid}; {@link #unify} has rewritten any buffer that varies in
+ * other key bytes), whose unsigned order is then the entries' order, so a match is one compare of
+ * two longs instead of two cached prefixes and, on a tie, the bytes. Only the winner is unpacked,
+ * into this source's own array, which holds the layout's constant bytes from the start: only a
+ * winner's varying bytes and RID are written (callers read the array, never write it).
  *
  * <p>Call order: as any {@link EntrySource}: {@link #next()} until false, then {@link #close()}
  * (nothing to release). After a first {@code next()}, {@link #fill} may take the entries a batch at
@@ -39,7 +38,7 @@ import java.util.List;
  */
 public final class PackedMerge implements EntrySource {
   private final PackedEntries[] parts;
-  private final PackedEntries.Recode[] recode;
+  private final Recode[] recode;
   private final PackedEntries.Layout layout;
   private final int k;
   private final int[] pos;
@@ -76,17 +75,17 @@ public final class PackedMerge implements EntrySource {
     this.k = live.size();
     this.layout = layout;
     this.parts = new PackedEntries[k];
-    this.recode = new PackedEntries.Recode[k];
+    this.recode = new Recode[k];
     this.pos = new int[k];
     this.end = new int[k];
     for (int j = 0; j < k; j++) {
       int i = live.get(j);
       this.parts[j] = parts.get(i);
-      if (!PackedEntries.Recode.onlyRidMoves(this.parts[j].layout(), layout)) {
+      if (!Recode.onlyRidMoves(this.parts[j].layout(), layout)) {
         throw new IllegalArgumentException(
             "part " + i + " varies in other key bytes than the layout: unify the buffers first");
       }
-      recode[j] = new PackedEntries.Recode(this.parts[j].layout(), layout);
+      recode[j] = new Recode(this.parts[j].layout(), layout);
       pos[j] = from[i];
       end[j] = to[i];
     }
@@ -212,7 +211,7 @@ public final class PackedMerge implements EntrySource {
     // such a buffer, a group that met one after the loop was compiled hit a trap there that sent
     // the loop back to the interpreter and the compiler in the middle of a rebuild.
     for (PackedEntries p : parts) {
-      if (!PackedEntries.Recode.onlyRidMoves(p.layout(), common)) {
+      if (!Recode.onlyRidMoves(p.layout(), common)) {
         p.recodeInto(common);
       }
     }
@@ -320,7 +319,7 @@ public final class PackedMerge implements EntrySource {
   private void fillOne(
       PackedForm.ShortKey w, byte[] out, int skip, int[] shared, int count, int stride) {
     PackedEntries part = parts[0];
-    PackedEntries.Recode rc = recode[0];
+    Recode rc = recode[0];
     int p = pos[0];
     long prev = previous;
     if (rc.isIdentity()) { // GroupSort's part, in the merge's layout: no RID to move

@@ -211,7 +211,7 @@ class PackedMergeTest {
         continue;
       }
       for (EntryBuffer b : buffers) {
-        assertThat(PackedEntries.Recode.onlyRidMoves(b.packed().layout(), group.layout()))
+        assertThat(Recode.onlyRidMoves(b.packed().layout(), group.layout()))
             .as("each buffer varies in the common layout's bytes after unify; " + what)
             .isTrue();
       }

@@ -7,10 +7,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link PackedEntries.Recode#isIdentity}, which lets the one-part merge skip {@code moveRid}: true
- * exactly when {@code moveRid} gives every long back unchanged, for layouts that differ in nothing,
- * in the first page, the slot width or the RID width (checked on random longs of the source
- * layout).
+ * {@link Recode#isIdentity}, which lets the one-part merge skip {@code moveRid}: true exactly when
+ * {@code moveRid} gives every long back unchanged, for layouts that differ in nothing, in the first
+ * page, the slot width or the RID width (checked on random longs of the source layout).
  */
 class RecodeTest {
   private final long seed = Seeds.seed();
@@ -35,7 +34,7 @@ class RecodeTest {
             case 2 -> new PackedEntries.Layout(template, at, ridBits + 1, slotBits + 1, firstPage);
             default -> new PackedEntries.Layout(template, at, ridBits + 3, slotBits, firstPage);
           };
-      PackedEntries.Recode rc = new PackedEntries.Recode(from, to);
+      Recode rc = new Recode(from, to);
       boolean unchanged = true;
       for (int i = 0; i < 100; i++) {
         long key = r.nextLong() & 0xFFFF;
