@@ -245,7 +245,8 @@ final class SortGroup {
       toMerge = new ArrayList<>(runs);
       memory = new ArrayList<>(inMemory);
     }
-    // The range threads, made now: the group's sort runs its steps on them too.
+    // The range threads, made now: the group's sort runs its steps on them too; shut down (and
+    // any range still running interrupted) when the build ends, before the runs are deleted.
     ExecutorService pool = rangeThreads > 1 ? rangePool(rangeThreads) : null;
     try {
       if (toMerge.size() > options.mergeFanIn()) {
@@ -369,87 +370,82 @@ final class SortGroup {
     // once the ranges before it in the list have run to their end; its failure is the one reported,
     // not the cancellations it caused.
     AtomicReference<Throwable> firstFailure = new AtomicReference<>();
-    try {
-      for (int p = 0; p < parts; p++) {
-        byte[] from = p == 0 ? null : bounds.get(p - 1);
-        byte[] to = p == parts - 1 ? null : bounds.get(p);
-        futures.add(
-            pool.submit(
-                () -> {
-                  Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
-                  try {
-                    cancel.check(); // a range still queued when another failed does not start
-                    Map<Integer, IndexBuild> b =
-                        MergeFeed.merge(
-                            catalog,
-                            sources(runs, memory, from, to),
-                            ix -> new IndexBuild(ix, treeBuilder(streams, bulk, ix, true)),
-                            cancel,
-                            built);
-                    Map<Integer, TreeSegment> out = new HashMap<>();
-                    b.forEach((id, ib) -> out.put(id, ib.builder.finishSegment()));
-                    return out;
-                  } catch (RuntimeException | Error e) {
-                    if (firstFailure.compareAndSet(null, e)) {
-                      cancel.cancel("range merge failed");
-                    }
-                    throw e;
-                  } finally {
-                    streams.values().forEach(BulkWrite.Stream::close);
+    for (int p = 0; p < parts; p++) {
+      byte[] from = p == 0 ? null : bounds.get(p - 1);
+      byte[] to = p == parts - 1 ? null : bounds.get(p);
+      futures.add(
+          pool.submit(
+              () -> {
+                Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
+                try {
+                  cancel.check(); // a range still queued when another failed does not start
+                  Map<Integer, IndexBuild> b =
+                      MergeFeed.merge(
+                          catalog,
+                          sources(runs, memory, from, to),
+                          ix -> new IndexBuild(ix, treeBuilder(streams, bulk, ix, true)),
+                          cancel,
+                          built);
+                  Map<Integer, TreeSegment> out = new HashMap<>();
+                  b.forEach((id, ib) -> out.put(id, ib.builder.finishSegment()));
+                  return out;
+                } catch (RuntimeException | Error e) {
+                  if (firstFailure.compareAndSet(null, e)) {
+                    cancel.cancel("range merge failed");
                   }
-                }));
-      }
-      List<Map<Integer, TreeSegment>> results = new ArrayList<>();
-      for (Future<Map<Integer, TreeSegment>> f : futures) {
-        try {
-          results.add(f.get());
-        } catch (ExecutionException e) {
-          // Its range recorded the failure and cancelled the others, unless it failed before its
-          // merge began.
-          if (firstFailure.compareAndSet(null, e.getCause())) {
-            cancel.cancel("range merge failed");
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          cancel.cancel("interrupted");
-          firstFailure.compareAndSet(null, e);
-        }
-      }
-      if (firstFailure.get() != null) {
-        throw rethrow(firstFailure.get());
-      }
-      Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
+                  throw e;
+                } finally {
+                  streams.values().forEach(BulkWrite.Stream::close);
+                }
+              }));
+    }
+    List<Map<Integer, TreeSegment>> results = new ArrayList<>();
+    for (Future<Map<Integer, TreeSegment>> f : futures) {
       try {
-        List<Built> out = new ArrayList<>();
-        for (IndexInfo ix : plan.indexes()) {
-          List<TreeSegment> segs = new ArrayList<>();
-          for (Map<Integer, TreeSegment> m : results) {
-            TreeSegment s = m.get(ix.id());
-            if (s != null && !s.isEmpty()) {
-              segs.add(s);
-            }
-          }
-          for (int i = 1; i < segs.size(); i++) {
-            IndexBuild.checkRangeBoundary(
-                ix, segs.get(i - 1).lastEntry(), segs.get(i).firstEntry());
-          }
-          out.add(
-              new Built(
-                  ix,
-                  TreeSegment.join(
-                      stream(streams, bulk, ix),
-                      bulk.pageSize(),
-                      ix.area(),
-                      options.leafFill(),
-                      ix.name(),
-                      segs)));
+        results.add(f.get());
+      } catch (ExecutionException e) {
+        // Its range recorded the failure and cancelled the others, unless it failed before its
+        // merge began.
+        if (firstFailure.compareAndSet(null, e.getCause())) {
+          cancel.cancel("range merge failed");
         }
-        return out;
-      } finally {
-        streams.values().forEach(BulkWrite.Stream::close);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        cancel.cancel("interrupted");
+        firstFailure.compareAndSet(null, e);
       }
+    }
+    if (firstFailure.get() != null) {
+      throw rethrow(firstFailure.get());
+    }
+    Map<Integer, BulkWrite.Stream> streams = new HashMap<>();
+    try {
+      List<Built> out = new ArrayList<>();
+      for (IndexInfo ix : plan.indexes()) {
+        List<TreeSegment> segs = new ArrayList<>();
+        for (Map<Integer, TreeSegment> m : results) {
+          TreeSegment s = m.get(ix.id());
+          if (s != null && !s.isEmpty()) {
+            segs.add(s);
+          }
+        }
+        for (int i = 1; i < segs.size(); i++) {
+          IndexBuild.checkRangeBoundary(ix, segs.get(i - 1).lastEntry(), segs.get(i).firstEntry());
+        }
+        out.add(
+            new Built(
+                ix,
+                TreeSegment.join(
+                    stream(streams, bulk, ix),
+                    bulk.pageSize(),
+                    ix.area(),
+                    options.leafFill(),
+                    ix.name(),
+                    segs)));
+      }
+      return out;
     } finally {
-      pool.shutdownNow();
+      streams.values().forEach(BulkWrite.Stream::close);
     }
   }
 
