@@ -9,9 +9,9 @@ import java.lang.management.ManagementFactory;
  * Why: the measured rounds compare the compiled code, and on two cores a compiler thread takes a
  * core from the work. One warm-up was not enough. LoadBench's first round after one warm-up spent
  * 0.65 s in the compilers (the second 0.22 s, the rest 0.04-0.09 s) and was the slowest of five, by
- * up to 1.3x; the primary key on two threads built each key range in 10-15 ms of CPU in its first
- * measured rounds and in 6 ms from the fourth, the range code compiled late (its own
- * configuration's single warm-up had run it interpreted).
+ * up to 1.3x. The primary key on two threads, after its one warm-up, built each key range in 7-18
+ * ms of CPU in two of five measured rounds and in 6-7 ms in the others; with the warm-ups added its
+ * build phase held at 0.04-0.05 s in all five.
  */
 final class JitWarmUp {
   /** The compile time, as a share of a warm-up's wall time, that counts as quiet. */
