@@ -51,9 +51,6 @@ public final class EntryBuffer {
 
   private static final int MIN_ARENA = 64 * 1024;
   private static final byte[] NO_BYTES = {};
-  private static final java.lang.invoke.VarHandle RID =
-      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-          long[].class, java.nio.ByteOrder.BIG_ENDIAN);
 
   private final long capacity;
   // The arena's size when the first entry comes: the bytes the caller expects (at least MIN_ARENA),
@@ -66,17 +63,18 @@ public final class EntryBuffer {
   private boolean prefixesLoaded = true;
   private int growths;
   // While every entry has the same length and came with a RID (last 8 bytes) no lower than the one
-  // before, and nothing has reordered the pairs, ArrivalOrderSort can sort on the key part alone.
-  private int fixedLength = -1; // -1: no entry yet; -2: lengths differ; 0: empty entries
-  private boolean ridOrder = true;
+  // before (arrivals), and nothing has reordered the pairs (arrivalOrder), ArrivalOrderSort can
+  // sort on the key part alone.
+  private final Arrivals arrivals = new Arrivals();
   private boolean arrivalOrder = true;
-  private long lastRid;
   private boolean sortedByArrival;
   // While every entry qualifies for the packed sort, add writes no pairs (prefix and reference);
   // whatever needs them first writes them all (writePendingPairs).
   private boolean pairsPending;
-  // The most bytes the entry being written in place may take (reserve), -1 when none is.
-  private int reserved = -1;
+  // The bytes the entries being written in place may still take (reserve, reserveRun), and how
+  // many of those entries are not committed yet.
+  private int reserved;
+  private int reservedEntries;
   // After compact() of entries that all have one length: that length, and the arena holds the
   // entries alone, entry i at i * stride (no pairs). 0: the pairs are in use.
   private int stride;
@@ -133,7 +131,34 @@ public final class EntryBuffer {
     if (maxLen < 0) {
       throw new IllegalArgumentException("maxLen : " + maxLen + " (expected: >= 0)");
     }
-    long need = (long) dataLen + maxLen + (long) INDEX_BYTES_PER_ENTRY * (n + 1);
+    return reserve(1, maxLen);
+  }
+
+  /**
+   * How many more entries of up to {@code maxLen} bytes fit in the buffer: a scan worker writes a
+   * page's entries of one index as a run ({@link #reserveRun}), not with a reserve each.
+   */
+  public int room(int maxLen) {
+    long free = capacity - dataLen - (long) INDEX_BYTES_PER_ENTRY * n;
+    return (int) Math.min(Integer.MAX_VALUE, free / ((long) maxLen + INDEX_BYTES_PER_ENTRY));
+  }
+
+  /**
+   * Room for {@code count} entries of up to {@code maxLen} bytes each, written one after another
+   * from the offset returned, or -1 when they do not all fit ({@link #room}). They are added in
+   * order by {@link #commitRun} when all have one length, or by one {@link #commit} each.
+   */
+  public int reserveRun(int count, int maxLen) {
+    if (count < 1 || maxLen < 0) {
+      throw new IllegalArgumentException(
+          "run of " + count + " entries of " + maxLen + " bytes (expected: >= 1, >= 0)");
+    }
+    return reserve(count, maxLen);
+  }
+
+  private int reserve(int count, int maxLen) {
+    long bytes = (long) count * maxLen;
+    long need = dataLen + bytes + (long) INDEX_BYTES_PER_ENTRY * (n + count);
     if (need > capacity) {
       return -1;
     }
@@ -143,7 +168,8 @@ public final class EntryBuffer {
     if (need > arena.length) {
       grow(need);
     }
-    reserved = maxLen;
+    reserved = (int) bytes;
+    reservedEntries = count;
     return dataLen;
   }
 
@@ -152,14 +178,17 @@ public final class EntryBuffer {
     return arena;
   }
 
-  /** Adds the entry of {@code len} bytes written at the offset {@link #reserve} returned. */
+  /**
+   * Adds the entry of {@code len} bytes written at the offset {@link #reserve} returned, or the
+   * next one of a {@link #reserveRun}.
+   */
   public void commit(int len) {
-    if (len < 0 || len > reserved) {
-      throw new IllegalStateException(
-          "commit of " + len + " bytes (expected: 0.." + reserved + ", as reserved)");
+    if (reservedEntries < 1 || len < 0 || len > reserved) {
+      throw notReserved(len + " bytes");
     }
-    reserved = -1;
-    trackArrival(arena, dataLen, len);
+    reserved -= len;
+    reservedEntries--;
+    arrivals.add(arena, dataLen, len, n == 0);
     if (inArrivalOrder()) {
       pairsPending = true; // the packed sort needs no pairs; written if another sort does
     } else {
@@ -174,6 +203,40 @@ public final class EntryBuffer {
     dataLen += len;
     n++;
     sorted = n <= 1;
+  }
+
+  /**
+   * Adds the {@code count} entries of {@code len} bytes each written one after another from the
+   * offset {@link #reserveRun} returned. While the buffer qualifies for the packed sort and their
+   * RIDs go on growing, that is one check of the RIDs and a few fields, not {@code count} commits.
+   */
+  public void commitRun(int count, int len) {
+    if (count < 1 || count > reservedEntries || len < 0 || (long) count * len > reserved) {
+      throw notReserved(count + " entries of " + len + " bytes");
+    }
+    if (!arrivalOrder || !arrivals.addRunInOrder(arena, dataLen, count, len, n == 0)) {
+      for (int j = 0; j < count; j++) {
+        commit(len); // the general path decides, entry by entry
+      }
+      return;
+    }
+    pairsPending = true;
+    dataLen += count * len;
+    n += count;
+    sorted = n <= 1;
+    reserved -= count * len;
+    reservedEntries -= count;
+  }
+
+  private IllegalStateException notReserved(String what) {
+    return new IllegalStateException(
+        "commit of "
+            + what
+            + " (reserved: "
+            + reservedEntries
+            + " entries, "
+            + reserved
+            + " bytes)");
   }
 
   public boolean add(byte[] entry) {
@@ -196,21 +259,6 @@ public final class EntryBuffer {
       int o = j * len;
       PrefixSort.putPair(
           arena, base, n - 1 - j, Keys.prefix8(arena, o, len), PrefixSort.ref(o, len));
-    }
-  }
-
-  private void trackArrival(byte[] b, int off, int len) {
-    if (fixedLength != len) {
-      fixedLength = fixedLength == -1 ? len : -2;
-    }
-    if (ridOrder) {
-      if (len < 8) {
-        ridOrder = false;
-        return;
-      }
-      long rid = (long) RID.get(b, off + len - 8);
-      ridOrder = n == 0 || Long.compareUnsigned(rid, lastRid) >= 0;
-      lastRid = rid;
     }
   }
 
@@ -246,8 +294,8 @@ public final class EntryBuffer {
     }
     PackedEntries p =
         sortThem
-            ? PackedEntries.sort(arena, start(), n, fixedLength)
-            : PackedEntries.packInArrivalOrder(arena, start(), n, fixedLength);
+            ? PackedEntries.sort(arena, start(), n, arrivals.fixedLength())
+            : PackedEntries.packInArrivalOrder(arena, start(), n, arrivals.fixedLength());
     if (p == null) {
       return false;
     }
@@ -267,7 +315,7 @@ public final class EntryBuffer {
     boolean byArrival = inArrivalOrder();
     arrivalOrder = false;
     writePendingPairs();
-    if (byArrival && ArrivalOrderSort.sort(arena, base, n, fixedLength)) {
+    if (byArrival && ArrivalOrderSort.sort(arena, base, n, arrivals.fixedLength())) {
       sortedByArrival = true;
       prefixesLoaded = false;
       sorted = true;
@@ -313,14 +361,14 @@ public final class EntryBuffer {
     return packed != null ? packed.compactBytes() : dataLen + pairs;
   }
 
-  /** Every entry (at least one) has the length {@link #fixedLength}: add tracks each one. */
+  /** Every entry (at least one) has one length: {@link Arrivals} tracks each one. */
   private boolean isFixedLength() {
-    return fixedLength > 0;
+    return arrivals.fixedLength() > 0;
   }
 
   /** Every entry has one length and came in RID order, and nothing reordered them since. */
   private boolean inArrivalOrder() {
-    return arrivalOrder && ridOrder && isFixedLength();
+    return arrivalOrder && arrivals.ridOrder() && isFixedLength();
   }
 
   /** Compacts; returns the arena replaced, or null when nothing was replaced. */
@@ -355,7 +403,7 @@ public final class EntryBuffer {
     }
     byte[] old = arena;
     arena = next;
-    stride = fixed ? fixedLength : 0;
+    stride = fixed ? arrivals.fixedLength() : 0;
     prefixesLoaded = false; // a later sort() reloads them
     arrivalOrder = false;
     return old;
@@ -408,7 +456,7 @@ public final class EntryBuffer {
   public EntrySource source() {
     checkSorted();
     writePendingPairs();
-    return packed != null ? packed.source(0, n) : new Cursor(0, n);
+    return packed != null ? packed.source(0, n) : new PairCursor(arena, start(), stride, 0, n);
   }
 
   /**
@@ -420,7 +468,9 @@ public final class EntryBuffer {
     writePendingPairs();
     int lo = from == null ? 0 : lowerBound(from);
     int hi = to == null ? n : lowerBound(to);
-    return packed != null ? packed.source(lo, Math.max(lo, hi)) : new Cursor(lo, Math.max(lo, hi));
+    return packed != null
+        ? packed.source(lo, Math.max(lo, hi))
+        : new PairCursor(arena, start(), stride, lo, Math.max(lo, hi));
   }
 
   /** Number of entries. */
@@ -462,7 +512,8 @@ public final class EntryBuffer {
 
   /** Forgets every entry and keeps the arena for the next batch. */
   public void clear() {
-    reserved = -1;
+    reserved = 0;
+    reservedEntries = 0;
     packed = null;
     pairsPending = false;
     n = 0;
@@ -470,8 +521,7 @@ public final class EntryBuffer {
     sorted = true;
     prefixesLoaded = true;
     stride = 0;
-    fixedLength = -1;
-    ridOrder = true;
+    arrivals.clear();
     arrivalOrder = true;
   }
 
@@ -542,59 +592,5 @@ public final class EntryBuffer {
   /** How many times the arena was reallocated: a test's handle on the growth policy. */
   int growths() {
     return growths;
-  }
-
-  /** Streams [lo, hi) of the pairs. */
-  private final class Cursor implements EntrySource {
-    private final int base = start();
-    private final int step = stride;
-    private final byte[] data = arena;
-    private int i;
-    private final int end;
-    private int off;
-    private int len;
-
-    Cursor(int lo, int hi) {
-      this.i = lo - 1;
-      this.end = hi;
-    }
-
-    @Override
-    public boolean next() {
-      if (i + 1 >= end) {
-        i = end;
-        return false;
-      }
-      i++;
-      if (step > 0) {
-        off = i * step;
-        len = step;
-      } else {
-        long r = PrefixSort.refAt(data, base, i);
-        off = PrefixSort.offsetOf(r);
-        len = PrefixSort.lengthOf(r);
-      }
-      return true;
-    }
-
-    @Override
-    public byte[] array() {
-      return data;
-    }
-
-    @Override
-    public int offset() {
-      return off;
-    }
-
-    @Override
-    public int length() {
-      return len;
-    }
-
-    @Override
-    public void close() {
-      i = end;
-    }
   }
 }

@@ -150,6 +150,112 @@ class EntryBufferTest {
     assertSameEntries(drain(b.source()), TestEntries.sorted(in), "in place; " + repro);
   }
 
+  /**
+   * Scan-shaped entries (index id, a NULL marker and an int key, a RID) written as a scan worker
+   * writes a page's entries of one index: in runs, added by {@code commitRun} when all have one
+   * length, by a commit each when a NULL shortened one. Some runs' RIDs fall (in one run or from
+   * the run before): the buffer must then leave the packed sort in arrival order, or equal keys
+   * come out of RID order. The same entries, committed one at a time into a second buffer, must
+   * pack the same way and sort the same.
+   */
+  @Test
+  void entriesCommittedAsRunsPackAndSortLikeOneByOne() {
+    SplittableRandom rnd = Seeds.random(seed);
+    for (int round = 0; round < 40; round++) {
+      boolean nulls = round % 4 == 1;
+      boolean falling = round % 4 == 2;
+      List<byte[]> in = new ArrayList<>();
+      EntryBuffer runs = new EntryBuffer(1L << 20);
+      EntryBuffer single = new EntryBuffer(1L << 20);
+      long rid = 1 + rnd.nextInt(1000);
+      while (in.size() < 2_000 && runs.room(15) > 64) {
+        int count = 1 + rnd.nextInt(64);
+        if (falling && rnd.nextInt(8) == 0) {
+          rid -= 1 + rnd.nextInt(200); // the run starts below the last one's end
+        }
+        int at = runs.reserveRun(count, 15);
+        assertThat(at).as(repro).isNotNegative();
+        int[] lengths = new int[count];
+        boolean oneLength = true;
+        for (int j = 0; j < count; j++) {
+          byte[] e = scanEntry(rnd, nulls && rnd.nextInt(50) == 0, rid);
+          rid += falling && rnd.nextInt(100) == 0 ? -5 : 1 + rnd.nextInt(3);
+          System.arraycopy(e, 0, runs.array(), at, e.length);
+          at += e.length;
+          lengths[j] = e.length;
+          oneLength &= e.length == 15;
+          in.add(e);
+          int one = single.reserve(15);
+          System.arraycopy(e, 0, single.array(), one, e.length);
+          single.commit(e.length);
+        }
+        if (oneLength) {
+          runs.commitRun(count, 15);
+        } else {
+          for (int len : lengths) {
+            runs.commit(len);
+          }
+        }
+      }
+      assertThat(runs.size()).as(repro).isEqualTo(in.size());
+      runs.packInArrivalOrder();
+      single.packInArrivalOrder();
+      assertThat(runs.isPacked())
+          .as("packed as the one-by-one buffer; round " + round + repro)
+          .isEqualTo(single.isPacked());
+      if (!nulls && !falling) {
+        assertThat(runs.isPacked()).as("one length, growing RIDs: packed; " + repro).isTrue();
+      }
+      runs.sort();
+      assertSameEntries(drain(runs.source()), TestEntries.sorted(in), "round " + round + repro);
+    }
+  }
+
+  /** {@code u16 id || NOT NULL marker || int key || rid}, or with a NULL key: 11 bytes. */
+  private static byte[] scanEntry(SplittableRandom rnd, boolean nullKey, long rid) {
+    java.nio.ByteBuffer e = java.nio.ByteBuffer.allocate(nullKey ? 11 : 15).putShort((short) 7);
+    if (nullKey) {
+      e.put((byte) 0);
+    } else {
+      e.put((byte) 1).putInt(rnd.nextInt(40)); // few keys: equal keys' order is their RIDs'
+    }
+    return e.putLong(rid).array();
+  }
+
+  @Test
+  void roomCountsTheReservesThatFitAndRunsCheckTheirReservation() {
+    SplittableRandom rnd = Seeds.random(seed);
+    for (int round = 0; round < 50; round++) {
+      EntryBuffer b = new EntryBuffer(1024 + rnd.nextInt(100_000));
+      int len = 1 + rnd.nextInt(200);
+      int room = b.room(len);
+      int fitted = 0;
+      while (b.reserve(len) >= 0) {
+        b.commit(len);
+        fitted++;
+      }
+      assertThat(fitted).as("len " + len + "; " + repro).isEqualTo(room);
+      assertThat(b.room(len)).isZero();
+      assertThat(b.reserveRun(1, len)).isEqualTo(-1);
+    }
+    EntryBuffer c = new EntryBuffer(1024);
+    assertThat(c.reserveRun(18, 40)).as("18 of 40 + 16 bytes fit in 1024").isZero();
+    assertThatThrownBy(() -> c.commitRun(19, 40))
+        .as("more entries than reserved")
+        .isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> c.commitRun(18, 41))
+        .as("more bytes than reserved")
+        .isInstanceOf(IllegalStateException.class);
+    c.commitRun(17, 40);
+    c.commit(40);
+    assertThatThrownBy(() -> c.commit(0))
+        .as("all committed")
+        .isInstanceOf(IllegalStateException.class);
+    assertThat(c.size()).isEqualTo(18);
+    assertThat(c.reserveRun(1, 1)).as("1008 of 1024 bytes used").isEqualTo(-1);
+    assertThatThrownBy(() -> c.reserveRun(0, 8)).isInstanceOf(IllegalArgumentException.class);
+  }
+
   @Test
   void reserveRefusesPastCapacityAndCommitChecksTheReservation() {
     EntryBuffer b = new EntryBuffer(1024);
