@@ -18,10 +18,10 @@ import java.util.concurrent.Executor;
  * <ol>
  *   <li>One layout for the buffers ({@link PackedMerge#commonLayout}); each buffer's longs
  *       rewritten into it in place, counting the values of the key's digits ({@value #DIGIT_BITS}
- *       bits each, up to {@value #MAX_DIGITS}) on the way: one tight loop a buffer, a task each on
- *       the group's range threads when it has them. When every buffer's keys grow already (a
- *       primary key in load order), nothing is counted unless the walk below finds them out of
- *       order after all.
+ *       bits each, up to {@value #MAX_DIGITS}; a key of up to {@value #WHOLE_BITS} bits is counted
+ *       whole) on the way: one tight loop a buffer, a task each on the group's range threads when
+ *       it has them. When every buffer's keys grow already (a primary key in load order), nothing
+ *       is counted unless the walk below finds them out of order after all.
  *   <li>The longs are then read <em>in RID order</em> ({@code Walk}): each buffer is in RID order
  *       (a scan worker's entries come page after page), but the workers took chunks of pages in
  *       turn, so the buffers' RID ranges interleave. The walk takes the buffer with the lowest next
@@ -30,9 +30,10 @@ import java.util.concurrent.Executor;
  *       starts above the last one's end (a primary key loaded in key order), the walk copies them
  *       and the sort is done.
  *   <li>Stable LSD radix passes on the digits that hold more than one value (partkey at SF 0.5
- *       varies in 17 bits: two passes, where byte digits take three), the first one scattering
- *       straight from the walk. The passes are stable and their input is in RID order, so equal
- *       keys stay in RID order and the RID bits need no pass: the longs end in the entries' order.
+ *       varies in 17 bits: two passes, where byte digits take three; a key counted whole, on the
+ *       bits its values differ in: a date's 12 bits in one pass), the first one scattering straight
+ *       from the walk. The passes are stable and their input is in RID order, so equal keys stay in
+ *       RID order and the RID bits need no pass: the longs end in the entries' order.
  * </ol>
  *
  * <p>Memory: two arrays of 8 bytes an entry besides the buffers, kept in a {@link Workspace} for
@@ -43,6 +44,10 @@ import java.util.concurrent.Executor;
 public final class GroupSort {
   static final int DIGIT_BITS = 11;
   private static final int MASK = (1 << DIGIT_BITS) - 1;
+  // Keys of at most this many varying bits are counted whole, and sorted in one pass when their
+  // values differ in at most ONE_PASS_BITS bits.
+  static final int WHOLE_BITS = 16;
+  static final int ONE_PASS_BITS = 13;
   // Digits a key may have here, counted over its varying bytes: keys that vary in more than five
   // bytes are merged as before (by its value ranges, lineitem_part_supp_ix at SF 10: three bytes
   // each of part and supplier key).
@@ -99,18 +104,64 @@ public final class GroupSort {
     // each long inside the walks doubled their time, a walk of its own to count took as long as a
     // pass).
     if (ordered) {
-      eachPart(parts, helpers, (p, c) -> p.recodeCounting(layout, null));
+      eachPart(parts, helpers, 0, (p, c) -> p.recodeCounting(layout, null));
       if (walk.inOrder()) {
         walk.copy(a);
         return new PackedEntries(n, layout, lastPage, a, 0, true, true);
       }
     }
     // (After an ordered pass above the parts are in the layout already: this only counts.)
-    int[] counts = eachPart(parts, helpers, (p, c) -> p.recodeCounting(layout, c));
-    // 2. The digits that hold more than one value (the others would move nothing), LSD.
+    // 2. The passes: on the digits that hold more than one value (the others would move nothing),
+    // LSD. A key of up to two varying bytes is counted whole (one count a long, not four) and
+    // sorted in one pass when its values differ in at most ONE_PASS_BITS bits.
+    boolean whole = 8 * layout.at().length <= WHOLE_BITS;
+    int[] counts =
+        eachPart(
+            parts,
+            helpers,
+            whole ? 1 << WHOLE_BITS : MAX_DIGITS << DIGIT_BITS,
+            (p, c) -> p.recodeCounting(layout, c));
+    List<Pass> plan = whole ? wholePlan(counts) : digitPlan(counts, layout, n);
+    if (plan.isEmpty()) { // one key: RID order is the order
+      walk.copy(a);
+      return new PackedEntries(n, layout, lastPage, a, 0, true, true);
+    }
+    int ridBits = layout.ridBits();
+    Pass first = plan.get(0);
+    walk.scatter(a, ridBits + first.shift(), first.mask(), first.offsets());
+    byte[] src = a;
+    byte[] dst = plan.size() > 1 ? work.second(8 * n) : null;
+    for (Pass pass : plan.subList(1, plan.size())) {
+      PackedEntries.radixPass(
+          src, 0, dst, 0, n, ridBits + pass.shift(), pass.mask(), pass.offsets());
+      byte[] t = src;
+      src = dst;
+      dst = t;
+    }
+    return new PackedEntries(n, layout, lastPage, src, 0, true, false);
+  }
+
+  /**
+   * One radix pass: on the key bits {@code [shift, shift + bitCount(mask))} (from the key's lowest,
+   * above the RID), each value's first position in the output.
+   */
+  private record Pass(int shift, int mask, int[] offsets) {
+    /** A pass whose values' counts are {@code counts[from, from + mask + 1)}. */
+    static Pass of(int shift, int mask, int[] counts, int from) {
+      int[] at = new int[mask + 1];
+      int sum = 0;
+      for (int v = 0; v <= mask; v++) {
+        at[v] = sum;
+        sum += counts[from + v];
+      }
+      return new Pass(shift, mask, at);
+    }
+  }
+
+  /** Passes on the {@value #DIGIT_BITS}-bit digits that hold more than one value. */
+  private static List<Pass> digitPlan(int[] counts, PackedEntries.Layout layout, int n) {
+    List<Pass> plan = new java.util.ArrayList<>();
     int digits = (8 * layout.at().length + DIGIT_BITS - 1) / DIGIT_BITS;
-    int[] moving = new int[digits];
-    int passes = 0;
     for (int d = 0; d < digits; d++) {
       int c = d << DIGIT_BITS;
       int max = 0;
@@ -118,27 +169,43 @@ public final class GroupSort {
         max = Math.max(max, counts[c + v]);
       }
       if (max < n) {
-        moving[passes++] = d;
+        plan.add(Pass.of(d * DIGIT_BITS, MASK, counts, c));
       }
     }
-    if (passes == 0) { // one key: RID order is the order
-      walk.copy(a);
-      return new PackedEntries(n, layout, lastPage, a, 0, true, true);
+    return plan;
+  }
+
+  /**
+   * Passes for a key counted whole ({@code counts} of all {@value #WHOLE_BITS} bits): over the bits
+   * its values differ in, from the lowest up to the highest. At most {@value #ONE_PASS_BITS} such
+   * bits (dates, suppkey at SF 1: 12 and 13) take one pass, more take two of half as many. The
+   * counts of a pass's digit are the whole key's folded: the bits above it are the same in every
+   * key.
+   */
+  private static List<Pass> wholePlan(int[] counts) {
+    int first = -1;
+    int differ = 0;
+    for (int v = 0; v < counts.length; v++) {
+      if (counts[v] != 0) {
+        first = first < 0 ? v : first;
+        differ |= v ^ first;
+      }
     }
-    int ridBits = layout.ridBits();
-    int[] pos = new int[1 << DIGIT_BITS];
-    offsets(counts, moving[0], pos);
-    walk.scatter(a, ridBits + moving[0] * DIGIT_BITS, pos);
-    byte[] src = a;
-    byte[] dst = passes > 1 ? work.second(8 * n) : null;
-    for (int i = 1; i < passes; i++) {
-      offsets(counts, moving[i], pos);
-      PackedEntries.radixPass(src, 0, dst, 0, n, ridBits + moving[i] * DIGIT_BITS, MASK, pos);
-      byte[] t = src;
-      src = dst;
-      dst = t;
+    int bits = 32 - Integer.numberOfLeadingZeros(differ);
+    if (bits == 0) {
+      return List.of();
     }
-    return new PackedEntries(n, layout, lastPage, src, 0, true, false);
+    int low = bits <= ONE_PASS_BITS ? bits : bits / 2;
+    int lowMask = (1 << low) - 1;
+    int highMask = (1 << (bits - low)) - 1;
+    int[] lowCounts = new int[lowMask + 1];
+    int[] highCounts = new int[highMask + 1];
+    for (int v = 0; v < counts.length; v++) {
+      lowCounts[v & lowMask] += counts[v];
+      highCounts[(v >>> low) & highMask] += counts[v];
+    }
+    Pass lowPass = Pass.of(0, lowMask, lowCounts, 0);
+    return bits == low ? List.of(lowPass) : List.of(lowPass, Pass.of(low, highMask, highCounts, 0));
   }
 
   /** What {@link #eachPart} does to a part, with counts of its own to fill. */
@@ -152,24 +219,25 @@ public final class GroupSort {
    * on the primary key at SF 0.5 while the other core waited), each task counting into its own
    * array; returns the counts summed. Waits for every task; the first failure is thrown.
    */
-  private static int[] eachPart(List<PackedEntries> parts, Executor helpers, PartWork job) {
+  private static int[] eachPart(
+      List<PackedEntries> parts, Executor helpers, int countsLength, PartWork job) {
     List<CompletableFuture<int[]>> tasks = new java.util.ArrayList<>();
     for (PackedEntries p : parts) {
       tasks.add(
           CompletableFuture.supplyAsync(
               () -> {
-                int[] c = new int[MAX_DIGITS << DIGIT_BITS];
+                int[] c = countsLength == 0 ? null : new int[countsLength];
                 job.run(p, c);
                 return c;
               },
               helpers));
     }
-    int[] sum = new int[MAX_DIGITS << DIGIT_BITS];
+    int[] sum = new int[countsLength];
     Throwable failure = null;
     for (CompletableFuture<int[]> t : tasks) {
       try {
         int[] c = t.join();
-        for (int i = 0; i < sum.length; i++) {
+        for (int i = 0; i < countsLength; i++) {
           sum[i] += c[i];
         }
       } catch (CompletionException e) {
@@ -222,16 +290,6 @@ public final class GroupSort {
         second = new byte[bytes];
       }
       return second;
-    }
-  }
-
-  /** Each value's first position for a pass on digit {@code d}. */
-  private static void offsets(int[] counts, int d, int[] pos) {
-    int c = d << DIGIT_BITS;
-    int sum = 0;
-    for (int v = 0; v < 1 << DIGIT_BITS; v++) {
-      pos[v] = sum;
-      sum += counts[c + v];
     }
   }
 
@@ -293,13 +351,13 @@ public final class GroupSort {
     /**
      * The first radix pass: the longs, in RID order, to {@code a} by the digit at {@code shift}.
      */
-    void scatter(byte[] a, int shift, int[] at) {
+    void scatter(byte[] a, int shift, int mask, int[] at) {
       java.util.Arrays.fill(pos, 0);
       for (int i = next(); i >= 0; i = next()) {
         PackedEntries p = parts.get(i);
         int end = runEnd(i);
         int from = p.longsAt() + (pos[i] << 3);
-        PackedEntries.radixPass(p.longs(), from, a, 0, end - pos[i], shift, MASK, at);
+        PackedEntries.radixPass(p.longs(), from, a, 0, end - pos[i], shift, mask, at);
         pos[i] = end;
       }
     }

@@ -393,12 +393,29 @@ final class PackedEntries {
   }
 
   private void countDigits(int ridBits, int[] counts) {
+    if (counts.length == 1 << GroupSort.WHOLE_BITS) {
+      countWhole(ridBits, counts);
+      return;
+    }
     for (int i = 0; i < n; i++) {
       GroupSort.countDigits((long) LONG.get(longs, longsAt + (i << 3)), ridBits, counts);
     }
   }
 
+  /**
+   * Counts each key's lowest {@value GroupSort#WHOLE_BITS} bits: {@link GroupSort}'s whole keys.
+   */
+  private void countWhole(int ridBits, int[] counts) {
+    for (int i = 0; i < n; i++) {
+      counts[(int) ((long) LONG.get(longs, longsAt + (i << 3)) >>> ridBits) & 0xFFFF]++;
+    }
+  }
+
   private void recodeCountingDigits(Layout to, int[] counts) {
+    if (counts.length == 1 << GroupSort.WHOLE_BITS) {
+      recodeCountingWhole(to, counts);
+      return;
+    }
     int ridBits = to.ridBits();
     Recode r = new Recode(layout, to);
     for (int i = 0; i < n; i++) {
@@ -406,6 +423,18 @@ final class PackedEntries {
       long v = r.apply((long) LONG.get(longs, at));
       LONG.set(longs, at, v);
       GroupSort.countDigits(v, ridBits, counts);
+    }
+    layout = to;
+  }
+
+  private void recodeCountingWhole(Layout to, int[] counts) {
+    int ridBits = to.ridBits();
+    Recode r = new Recode(layout, to);
+    for (int i = 0; i < n; i++) {
+      int at = longsAt + (i << 3);
+      long v = r.apply((long) LONG.get(longs, at));
+      LONG.set(longs, at, v);
+      counts[(int) (v >>> ridBits) & 0xFFFF]++;
     }
     layout = to;
   }

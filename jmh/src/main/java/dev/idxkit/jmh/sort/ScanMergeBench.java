@@ -55,27 +55,8 @@ public class ScanMergeBench extends BenchmarkBase {
       throw new IllegalArgumentException("source : " + source + " (expected: buffers or sorted)");
     }
     boolean sorted = source.equals("sorted");
-    List<EntryBuffer> buffers = new ArrayList<>();
-    for (int i = 0; i < BUFFERS; i++) {
-      // Buffer i holds the i-th stretch of the scan (later pages, later keys for pk).
-      byte[][] in = ScanSortBench.entries(shape, bufferBytes, 20_261_129L + i);
-      EntryBuffer b = new EntryBuffer(bufferBytes);
-      for (byte[] e : in) {
-        if (shape.equals("pk")) {
-          e = e.clone();
-          offsetOrderKey(e, (long) i * in.length);
-        }
-        // RIDs within some 32,000 pages; apart for GroupSort (60 rows a page, ScanSortBench)
-        offsetRid(e, i * (sorted ? in.length / 60 + 1 : 2_000L));
-        b.add(e);
-      }
-      if (sorted) {
-        b.packInArrivalOrder();
-      } else {
-        b.sort();
-        b.compact();
-      }
-      buffers.add(b);
+    List<EntryBuffer> buffers = buffers(shape, bufferBytes, sorted);
+    for (EntryBuffer b : buffers) {
       total += b.size();
     }
     group =
@@ -117,6 +98,36 @@ public class ScanMergeBench extends BenchmarkBase {
       throw new IllegalStateException(taken + " entries merged of " + total);
     }
     return taken;
+  }
+
+  /**
+   * {@value #BUFFERS} scan buffers of {@code shape}: packed in arrival order with RID ranges that
+   * do not overlap ({@code sorted}, for {@link GroupSort}), or each sorted and compacted.
+   */
+  static List<EntryBuffer> buffers(String shape, long bufferBytes, boolean sorted) {
+    List<EntryBuffer> buffers = new ArrayList<>();
+    for (int i = 0; i < BUFFERS; i++) {
+      // Buffer i holds the i-th stretch of the scan (later pages, later keys for pk).
+      byte[][] in = ScanSortBench.entries(shape, bufferBytes, 20_261_129L + i);
+      EntryBuffer b = new EntryBuffer(bufferBytes);
+      for (byte[] e : in) {
+        if (shape.equals("pk")) {
+          e = e.clone();
+          offsetOrderKey(e, (long) i * in.length);
+        }
+        // RIDs within some 32,000 pages; apart for GroupSort (60 rows a page, ScanSortBench)
+        offsetRid(e, i * (sorted ? in.length / 60 + 1 : 2_000L));
+        b.add(e);
+      }
+      if (sorted) {
+        b.packInArrivalOrder();
+      } else {
+        b.sort();
+        b.compact();
+      }
+      buffers.add(b);
+    }
+    return buffers;
   }
 
   /** Adds {@code by} to a pk entry's order key (bytes 3-10, sign-flipped big-endian). */

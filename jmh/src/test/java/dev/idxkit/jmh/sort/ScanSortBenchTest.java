@@ -49,6 +49,22 @@ class ScanSortBenchTest {
     assertThatThrownBy(unsorted::check).isInstanceOf(IllegalStateException.class);
   }
 
+  /**
+   * GroupSortBench's sort, twice per shape: the first rewrites the buffers, the next only sorts.
+   */
+  @Test
+  void everyShapeSortsAsOneGroupEachTime() {
+    for (String shape : SHAPES) {
+      GroupSortBench b = new GroupSortBench();
+      b.shape = shape;
+      b.bufferBytes = 64 * 1024;
+      b.setup();
+      long first = b.sort();
+      assertThat(first).as(shape).isGreaterThan(1_000);
+      assertThat(b.sort()).as(shape).isEqualTo(first);
+    }
+  }
+
   @Test
   void everyShapeMergesAllItsBuffersInOrder() {
     for (String shape : SHAPES) {
