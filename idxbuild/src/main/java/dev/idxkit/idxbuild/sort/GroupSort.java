@@ -178,9 +178,9 @@ public final class GroupSort {
   /**
    * Passes for a key counted whole ({@code counts} of all {@value #WHOLE_BITS} bits): over the bits
    * its values differ in, from the lowest up to the highest. At most {@value #ONE_PASS_BITS} such
-   * bits (dates, suppkey at SF 1: 12 and 13) take one pass, more take two of half as many. The
-   * counts of a pass's digit are the whole key's folded: the bits above it are the same in every
-   * key.
+   * bits (dates: 12, suppkey at SF 0.5: 13) take one pass, more two of half as many (suppkey at SF
+   * 1: 14 bits, two of 7). The counts of a pass's digit are the whole key's folded: the bits above
+   * it are the same in every key.
    */
   private static List<Pass> wholePlan(int[] counts) {
     int first = -1;
