@@ -41,8 +41,15 @@ final class JitWarmUp {
 
   /** Whether the compilers were busy for more than {@link #QUIET_SHARE} of the warm-up. */
   boolean busy() {
-    long ms = compiledMillis();
-    return ms > QUIET_SHARE * (System.nanoTime() - startNanos) / 1e6;
+    return busy(compiledMillis(), System.nanoTime() - startNanos);
+  }
+
+  /**
+   * Whether {@code compiledMillis} of compiling (-1: not counted, quiet) is more than {@link
+   * #QUIET_SHARE} of {@code elapsedNanos}.
+   */
+  static boolean busy(long compiledMillis, long elapsedNanos) {
+    return compiledMillis > QUIET_SHARE * elapsedNanos / 1e6;
   }
 
   /** The JVM's total compile time in milliseconds, or -1. */

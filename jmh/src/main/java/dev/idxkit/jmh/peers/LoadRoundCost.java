@@ -72,6 +72,7 @@ record LoadRoundCost(
     LoadRoundCost e = now();
     long read = delta(bytesRead, e.bytesRead);
     long steal = delta(stealTicks, e.stealTicks);
+    long jit = delta(compileMillis, e.compileMillis);
     return String.format(
         Locale.ROOT,
         "%d collections, %d ms in GC, %,d minor faults, %,d major, %,.1f MB read from the disk,"
@@ -82,7 +83,7 @@ record LoadRoundCost(
         delta(majorFaults, e.majorFaults),
         read < 0 ? -1 : read / 1e6,
         steal < 0 ? -1 : steal / 100.0,
-        delta(compileMillis, e.compileMillis) / 1e3);
+        jit < 0 ? -1 : jit / 1e3);
   }
 
   /** {@code end - start}, or -1 when either counter could not be read. */
