@@ -69,9 +69,12 @@ final class Recode {
    * the target's first page and slot width. What the merge loop calls ({@link PackedMerge}).
    */
   long moveRid(long k) {
-    long r = k & ((1L << fromBits) - 1);
-    long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
-    return (k >>> fromBits) << toBits | rid;
+    return (k >>> fromBits) << toBits | rid(k & ((1L << fromBits) - 1));
+  }
+
+  /** RID {@code r} of ours (page delta and slot) as the target's: re-based, slot bits widened. */
+  private long rid(long r) {
+    return ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
   }
 
   long apply(long k) {
@@ -83,8 +86,7 @@ final class Recode {
     for (int j = 0; j < shift.length; j++) {
       g = (g << 8) | (constant[j] >= 0 ? constant[j] : (key >>> shift[j]) & 0xFF);
     }
-    long r = fromBits == 64 ? k : k & ((1L << fromBits) - 1);
-    long rid = ((r >>> fromSlot) + pageDelta) << toSlot | (r & slotMask);
+    long rid = rid(fromBits == 64 ? k : k & ((1L << fromBits) - 1));
     return toBits == 64 ? rid : (g << toBits) | rid;
   }
 }
