@@ -375,28 +375,32 @@ final class PackedEntries {
 
   /**
    * {@link #recodeInto} {@code to} (nothing to rewrite when it is this buffer's layout already),
-   * counting each long's key digits into {@code counts} on the way ({@link GroupSort#countDigits})
-   * unless it is null: the longs are read once for both.
+   * counting into {@code counts} on the way unless it is null: each long's key digits ({@link
+   * GroupSort#countDigits}), or, in an array of 2^{@value GroupSort#WHOLE_BITS} counts, the key's
+   * lowest {@value GroupSort#WHOLE_BITS} bits whole. The longs are read once for both.
    */
   void recodeCounting(Layout to, int[] counts) {
     // One method a path, one loop each: a loop the JIT compiled without seeing another path taken
     // would be sent back to the interpreter when it is.
-    if (layout == to) {
-      if (counts != null) {
+    boolean whole = counts != null && counts.length == 1 << GroupSort.WHOLE_BITS;
+    if (counts == null) {
+      if (layout != to) {
+        recodeInto(to);
+      }
+    } else if (layout == to) {
+      if (whole) {
+        countWhole(to.ridBits(), counts);
+      } else {
         countDigits(to.ridBits(), counts);
       }
-    } else if (counts == null) {
-      recodeInto(to);
+    } else if (whole) {
+      recodeCountingWhole(to, counts);
     } else {
       recodeCountingDigits(to, counts);
     }
   }
 
   private void countDigits(int ridBits, int[] counts) {
-    if (counts.length == 1 << GroupSort.WHOLE_BITS) {
-      countWhole(ridBits, counts);
-      return;
-    }
     for (int i = 0; i < n; i++) {
       GroupSort.countDigits((long) LONG.get(longs, longsAt + (i << 3)), ridBits, counts);
     }
@@ -412,10 +416,6 @@ final class PackedEntries {
   }
 
   private void recodeCountingDigits(Layout to, int[] counts) {
-    if (counts.length == 1 << GroupSort.WHOLE_BITS) {
-      recodeCountingWhole(to, counts);
-      return;
-    }
     int ridBits = to.ridBits();
     Recode r = new Recode(layout, to);
     for (int i = 0; i < n; i++) {
