@@ -105,7 +105,7 @@ final class IdxkitRebuilds {
         rep.mergePasses(),
         ranges,
         load,
-        jitMillis / 1e3);
+        jitMillis < 0 ? -1 : jitMillis / 1e3); // -1: the JVM does not count compile time
   }
 
   static void record(ResultSheet s, IdxbuildBench.Run r, RebuildReport rep) {
