@@ -59,6 +59,17 @@ public final class KeyExtractor {
   /** Every column an ascending INT, DATE, BIGINT or TIMESTAMP: what {@link #extractAt} serves. */
   private final boolean extractsAtAddress;
 
+  // The first two key columns' record column, offset and width for extractAt, as fields: read from
+  // the arrays, column 1's range checks were hoisted by C2 out of the scan's loop over a page's
+  // records and, for a key of one column, failed there on entry - the loop's compiled code thrown
+  // away (a profile_predicate trap) and compiled again in every cold rebuild. -1 when absent.
+  private final int column0;
+  private final int where0;
+  private final int width0;
+  private final int column1;
+  private final int where1;
+  private final int width1;
+
   /**
    * @param tableColumnsOfKey for each key column, the position of its column in the record
    */
@@ -127,6 +138,12 @@ public final class KeyExtractor {
               };
     }
     this.extractsAtAddress = integers;
+    this.column0 = n > 0 ? columns[0] : -1;
+    this.where0 = n > 0 ? where[0] : -1;
+    this.width0 = n > 0 ? width[0] : -1;
+    this.column1 = n > 1 ? columns[1] : -1;
+    this.where1 = n > 1 ? where[1] : -1;
+    this.width1 = n > 1 ? width[1] : -1;
   }
 
   /** The bytes of a fixed-width value of {@code kind} in a key. */
@@ -208,6 +225,11 @@ public final class KeyExtractor {
     record.checkHeader(store, off, len);
   }
 
+  /** {@link #checkRecord} for a record of {@code len} bytes in native memory at {@code address}. */
+  public void checkRecordAt(long address, int len) {
+    record.checkHeaderAt(address, len);
+  }
+
   /**
    * Writes the encoded key of the record at {@code store[off, off+len)}, {@link #checkRecord
    * checked} before, to {@code dst} from {@code at}, which must have {@link #maxFixedLength()}
@@ -249,28 +271,29 @@ public final class KeyExtractor {
     int n = columns.length;
     // The first two columns outside a loop: as a loop, even over one column, a key took 10 ns more
     // (scan-shaped harness, 4,096 cache-resident lineitem records: 13 ns against 2-3 ns).
-    int end = columnAt(address, 0, dst, at);
+    int end = columnAt(address, column0, where0, width0, dst, at);
     if (n > 1) {
-      end = columnAt(address, 1, dst, end);
+      end = columnAt(address, column1, where1, width1, dst, end);
       for (int i = 2; i < n; i++) {
-        end = columnAt(address, i, dst, end);
+        end = columnAt(address, columns[i], where[i], width[i], dst, end);
       }
     }
     return end;
   }
 
   /**
-   * Key column {@code i} of the record at {@code address}, at {@code dst[at]}; returns its end. The
-   * column is an ascending integer or date (extractsAtAddress): 4 bytes wide or 8.
+   * The key column that is record column {@code column}, at {@code where} in the record at {@code
+   * address}, {@code width} bytes wide, written at {@code dst[at]}; returns its end. The column is
+   * an ascending integer or date (extractsAtAddress): 4 bytes wide or 8.
    */
-  private int columnAt(long address, int i, byte[] dst, int at) {
-    if (RecordLayout.isNullAt(address, columns[i])) {
+  private static int columnAt(long address, int column, int where, int width, byte[] dst, int at) {
+    if (RecordLayout.isNullAt(address, column)) {
       dst[at] = (byte) KeyEncoder.NULL;
       return at + 1;
     }
     dst[at] = (byte) KeyEncoder.NOT_NULL;
-    long src = address + where[i];
-    if (width[i] == 4) {
+    long src = address + where;
+    if (width == 4) {
       BE_INT.set(dst, at + 1, MEMORY.readInt(src) ^ Integer.MIN_VALUE);
       return at + 5;
     }
