@@ -3,6 +3,7 @@ package dev.idxkit.core.spi;
 import dev.idxkit.core.CorruptPageException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import net.openhft.chronicle.core.UnsafeMemory;
 
 /**
  * A slotted heap page: records of one table, addressed by slot number so that a RID (page, slot)
@@ -143,6 +144,25 @@ public final class HeapPage {
   public static int slotWord(Page p, int slot) {
     int w = p.getInt(slotAt(slot));
     return LITTLE_ENDIAN ? w : (w << 16) | (w >>> 16);
+  }
+
+  /**
+   * {@link #slotWord} of a page in native memory at {@code pageAddress}, whose slot array {@link
+   * #checkSlotArray} found within the page.
+   */
+  public static int slotWordAt(long pageAddress, int slot) {
+    int w = UnsafeMemory.MEMORY.readInt(pageAddress + slotAt(slot));
+    return LITTLE_ENDIAN ? w : (w << 16) | (w >>> 16);
+  }
+
+  /**
+   * Throws {@link CorruptPageException} unless a slot array of {@code slots} slots fits the page.
+   */
+  public static void checkSlotArray(Page p, int slots) {
+    if (slotEnd(slots) > p.size()) {
+      throw corrupt(
+          p, slots + " slots end at byte " + slotEnd(slots) + ", past the page's " + p.size());
+    }
   }
 
   public static int wordOffset(int word) {

@@ -305,11 +305,24 @@ public final class RecordLayout {
 
   /** Checks the flags byte and that the record is long enough for its fixed part. */
   void checkHeader(BytesStore<?, ?> store, long off, int len) {
+    checkLength(len);
+    checkFlags(store.readUnsignedByte(off), len);
+  }
+
+  /** {@link #checkHeader} for a record in native memory at {@code address}. */
+  void checkHeaderAt(long address, int len) {
+    checkLength(len);
+    checkFlags(UnsafeMemory.MEMORY.readByte(address) & 0xFF, len);
+  }
+
+  private void checkLength(int len) {
     if (len < minLength()) {
       throw new CorruptRecordException(
           len, "shorter than the fixed part (expected: >= " + minLength() + " bytes)");
     }
-    int flags = store.readUnsignedByte(off);
+  }
+
+  private void checkFlags(int flags, int len) {
     if ((flags & ~FLAG_WIDE) != FORMAT_VERSION) {
       throw new CorruptRecordException(
           len,

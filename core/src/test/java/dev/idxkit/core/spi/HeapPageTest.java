@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import net.openhft.chronicle.bytes.BytesStore;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -226,5 +227,46 @@ class HeapPageTest {
     assertThatThrownBy(() -> HeapPage.delete(page, 5))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("slot : 5 (expected: a live slot of page 9, which has 1 slots)");
+  }
+
+  /**
+   * The rebuild's scan reads a mapped page's slots from native memory ({@link HeapPage#slotWordAt})
+   * once {@link HeapPage#checkSlotArray} found the array within the page: the same words as {@link
+   * HeapPage#slotWord}, deleted and overflow slots included; a slot count past the page is refused.
+   */
+  @Test
+  void slotWordsInNativeMemoryAreThePagesAndTheirArrayIsChecked() {
+    int pageSize = 4096;
+    Page page = newPage(pageSize);
+    SplittableRandom rnd = Seeds.random(Seeds.seed());
+    for (int i = 0; i < 40; i++) {
+      byte[] rec = randomRecord(rnd, 60);
+      HeapPage.insert(page, rec, 0, rec.length, i % 7 == 3); // slots 3, 10, ..., 38: stubs
+    }
+    HeapPage.delete(page, 5);
+    HeapPage.delete(page, 18);
+    int slots = HeapPage.slotCount(page);
+    HeapPage.checkSlotArray(page, slots);
+    BytesStore<?, ?> copy = BytesStore.nativeStoreWithFixedCapacity(pageSize);
+    try {
+      copy.write(0, bytes(page), 0, pageSize);
+      long address = copy.addressForRead(0);
+      int overflow = 0;
+      int deleted = 0;
+      for (int s = 0; s < slots; s++) {
+        int w = HeapPage.slotWordAt(address, s);
+        assertThat(w).as("slot %d", s).isEqualTo(HeapPage.slotWord(page, s));
+        overflow += HeapPage.wordIsOverflow(w) ? 1 : 0;
+        deleted += HeapPage.wordOffset(w) == 0 ? 1 : 0;
+      }
+      assertThat(overflow).isEqualTo(6);
+      assertThat(deleted).isEqualTo(2);
+    } finally {
+      copy.releaseLast();
+    }
+    page.putU16(HeapPage.OFF_SLOTS, 1100);
+    assertThatThrownBy(() -> HeapPage.checkSlotArray(page, HeapPage.slotCount(page)))
+        .isInstanceOf(CorruptPageException.class)
+        .hasMessage("corrupt page 9 in area 1: 1100 slots end at byte 4440, past the page's 4096");
   }
 }

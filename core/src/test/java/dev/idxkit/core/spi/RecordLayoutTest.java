@@ -172,7 +172,7 @@ class RecordLayoutTest {
       // From native memory: the same bytes, nothing around.
       byte[] dst = new byte[3 + max + 3];
       Arrays.fill(dst, (byte) 0x5A);
-      x.checkRecord(nativeCopy, off, len);
+      x.checkRecordAt(nativeCopy.addressForRead(off), len);
       int at = x.extractAt(nativeCopy.addressForRead(off), dst, 3);
       assertThat(Arrays.copyOfRange(dst, 3, at))
           .as("extractAt %s", x.keyLayout())
@@ -255,6 +255,31 @@ class RecordLayoutTest {
     badVersion[0] = 2;
     assertThatThrownBy(() -> layout.decode(BytesStore.wrap(badVersion), 0, r.length))
         .hasMessage("corrupt record (11 bytes): flags 0x02 (expected: version 1, bit 7 optional)");
+    // The same checks on a record in native memory (a mapped heap page's, as the rebuild reads it).
+    BytesStore<?, ?> native_ = BytesStore.nativeStoreWithFixedCapacity(64);
+    try {
+      native_.write(0, badVersion, 0, badVersion.length);
+      long address = native_.addressForRead(0);
+      assertThatThrownBy(() -> layout.checkHeaderAt(address, 4))
+          .isInstanceOf(CorruptRecordException.class)
+          .hasMessage(
+              "corrupt record (4 bytes): shorter than the fixed part (expected: >= 8 bytes)");
+      assertThatThrownBy(() -> layout.checkHeaderAt(address, r.length))
+          .isInstanceOf(CorruptRecordException.class)
+          .hasMessage(
+              "corrupt record (11 bytes): flags 0x02 (expected: version 1, bit 7 optional)");
+      native_.write(0, r, 0, r.length);
+      layout.checkHeaderAt(address, r.length);
+      byte[] wideTooShort = r.clone();
+      wideTooShort[0] = (byte) (RecordLayout.FORMAT_VERSION | RecordLayout.FLAG_WIDE);
+      native_.write(0, wideTooShort, 0, wideTooShort.length);
+      assertThatThrownBy(() -> layout.checkHeaderAt(address, 9))
+          .isInstanceOf(CorruptRecordException.class)
+          .hasMessageStartingWith(
+              "corrupt record (9 bytes): shorter than the fixed part with wide offsets");
+    } finally {
+      native_.releaseLast();
+    }
     byte[] badOffset = r.clone();
     badOffset[6] = 12;
     assertThatThrownBy(() -> layout.decodeColumn(BytesStore.wrap(badOffset), 0, r.length, 1))
