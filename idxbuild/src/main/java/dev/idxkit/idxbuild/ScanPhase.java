@@ -271,9 +271,10 @@ final class ScanPhase {
       pageStore = page.store();
       long base = page.base();
       // A page in native memory (a mapped heap file) has its slots and keys read straight from
-      // there, not through the page's accessors: their branch for a page in an array, shared
-      // with every other caller, had C2 hoist that branch's checks out of this loop, where they
-      // failed on entry and threw the compiled loop away.
+      // there, not through the page's accessors: through them, checks that C2 hoisted out of this
+      // loop failed on entry and threw the compiled loop away (likely those of the accessors'
+      // branch for a page in an array, whose profile every other caller shares); read here, the
+      // traps went.
       long address = pageStore.isDirectMemory() ? pageStore.addressForRead(base) : 0;
       HeapPage.checkSlotArray(page, slots);
       makeRoom(slots);
