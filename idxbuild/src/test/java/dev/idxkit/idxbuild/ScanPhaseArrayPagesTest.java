@@ -62,7 +62,8 @@ class ScanPhaseArrayPagesTest {
             assertThatThrownBy(scan::work)
                 .as("page in an array: %s", inArray)
                 .isInstanceOf(CorruptPageException.class)
-                .hasMessageContaining("corrupt page " + heap.runStart(0))
+                .hasMessageContaining("corrupt page " + heap.runStart(0) + " in ")
+                .hasMessageContaining("data.area: ")
                 .hasMessageContaining("60000 slots end at byte 240040, past the page's");
             assertThat(natives).hasSize(inArray ? 0 : 1);
           } finally {

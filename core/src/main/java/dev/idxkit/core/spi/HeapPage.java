@@ -156,12 +156,15 @@ public final class HeapPage {
   }
 
   /**
-   * Throws {@link CorruptPageException} unless a slot array of {@code slots} slots fits the page.
+   * Throws {@link CorruptPageException}, naming {@code file} and the page, unless a slot array of
+   * {@code slots} slots fits the page.
    */
-  public static void checkSlotArray(Page p, int slots) {
+  public static void checkSlotArray(Page p, int slots, String file) {
     if (slotEnd(slots) > p.size()) {
-      throw corrupt(
-          p, slots + " slots end at byte " + slotEnd(slots) + ", past the page's " + p.size());
+      throw new CorruptPageException(
+          Path.of(file),
+          p.pageNo(),
+          slots + " slots end at byte " + slotEnd(slots) + ", past the page's " + p.size());
     }
   }
 

@@ -246,7 +246,7 @@ class HeapPageTest {
     HeapPage.delete(page, 5);
     HeapPage.delete(page, 18);
     int slots = HeapPage.slotCount(page);
-    HeapPage.checkSlotArray(page, slots);
+    HeapPage.checkSlotArray(page, slots, "data.area");
     BytesStore<?, ?> copy = BytesStore.nativeStoreWithFixedCapacity(pageSize);
     try {
       copy.write(0, bytes(page), 0, pageSize);
@@ -265,8 +265,9 @@ class HeapPageTest {
       copy.releaseLast();
     }
     page.putU16(HeapPage.OFF_SLOTS, 1100);
-    assertThatThrownBy(() -> HeapPage.checkSlotArray(page, HeapPage.slotCount(page)))
+    assertThatThrownBy(() -> HeapPage.checkSlotArray(page, HeapPage.slotCount(page), "data.area"))
         .isInstanceOf(CorruptPageException.class)
-        .hasMessage("corrupt page 9 in area 1: 1100 slots end at byte 4440, past the page's 4096");
+        .hasMessage(
+            "corrupt page 9 in data.area: 1100 slots end at byte 4440, past the page's 4096");
   }
 }
