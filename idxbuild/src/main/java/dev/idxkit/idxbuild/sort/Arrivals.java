@@ -15,10 +15,12 @@ final class Arrivals {
 
   private int fixedLength = -1; // -1: no entry yet; -2: lengths differ; 0: empty entries
   private boolean ridOrder = true;
+  // 0 before the first entry, which every RID (compared unsigned) is at least: the first entry
+  // needs no test of its own, and a run's loop no branch for it.
   private long lastRid;
 
-  /** The entry of {@code len} bytes at {@code b[off]} came; {@code first}: the buffer was empty. */
-  void add(byte[] b, int off, int len, boolean first) {
+  /** The entry of {@code len} bytes at {@code b[off]} came. */
+  void add(byte[] b, int off, int len) {
     if (fixedLength != len) {
       fixedLength = fixedLength == -1 ? len : -2;
     }
@@ -28,7 +30,7 @@ final class Arrivals {
         return;
       }
       long rid = (long) RID.get(b, off + len - 8);
-      ridOrder = first || Long.compareUnsigned(rid, lastRid) >= 0;
+      ridOrder = Long.compareUnsigned(rid, lastRid) >= 0;
       lastRid = rid;
     }
   }
@@ -38,11 +40,11 @@ final class Arrivals {
    * conditions (one length, RIDs that never fall from the last one on): true then. Otherwise
    * records nothing, and the caller adds them one at a time.
    */
-  boolean addRunInOrder(byte[] b, int off, int count, int len, boolean first) {
+  boolean addRunInOrder(byte[] b, int off, int count, int len) {
     if (!ridOrder || len < 8 || (fixedLength != -1 && fixedLength != len)) {
       return false;
     }
-    long last = first ? 0 : lastRid;
+    long last = lastRid;
     for (int j = 0, at = off + len - 8; j < count; j++, at += len) {
       long rid = (long) RID.get(b, at);
       if (Long.compareUnsigned(rid, last) < 0) {
@@ -67,5 +69,6 @@ final class Arrivals {
   void clear() {
     fixedLength = -1;
     ridOrder = true;
+    lastRid = 0;
   }
 }

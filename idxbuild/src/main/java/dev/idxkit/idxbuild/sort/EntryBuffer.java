@@ -59,6 +59,7 @@ public final class EntryBuffer {
   private byte[] arena = NO_BYTES;
   private int dataLen;
   private int n;
+  // In order as sort() or packing left them; an add clears it (isSorted: n <= 1 is in order too).
   private boolean sorted = true;
   private boolean prefixesLoaded = true;
   private int growths;
@@ -188,7 +189,7 @@ public final class EntryBuffer {
     }
     reserved -= len;
     reservedEntries--;
-    arrivals.add(arena, dataLen, len, n == 0);
+    arrivals.add(arena, dataLen, len);
     if (inArrivalOrder()) {
       pairsPending = true; // the packed sort needs no pairs; written if another sort does
     } else {
@@ -202,7 +203,7 @@ public final class EntryBuffer {
     }
     dataLen += len;
     n++;
-    sorted = n <= 1;
+    sorted = false; // isSorted: a buffer of one entry is sorted whatever this says
   }
 
   /**
@@ -214,7 +215,7 @@ public final class EntryBuffer {
     if (count < 1 || count > reservedEntries || len < 0 || (long) count * len > reserved) {
       throw notReserved(count + " entries of " + len + " bytes");
     }
-    if (!arrivalOrder || !arrivals.addRunInOrder(arena, dataLen, count, len, n == 0)) {
+    if (!arrivalOrder || !arrivals.addRunInOrder(arena, dataLen, count, len)) {
       for (int j = 0; j < count; j++) {
         commit(len); // the general path decides, entry by entry
       }
@@ -223,7 +224,7 @@ public final class EntryBuffer {
     pairsPending = true;
     dataLen += count * len;
     n += count;
-    sorted = n <= 1;
+    sorted = false; // isSorted: a buffer of one entry is sorted whatever this says
     reserved -= count * len;
     reservedEntries -= count;
   }
@@ -449,7 +450,9 @@ public final class EntryBuffer {
   }
 
   public boolean isSorted() {
-    return sorted;
+    // Not kept up to date by the adds: "n <= 1" there was a branch the scan's compiled run loop
+    // had never seen taken, and threw that code away when one page gave a buffer one entry.
+    return sorted || n <= 1;
   }
 
   /** All entries in sorted order; {@link #sort()} first. The buffer must not change meanwhile. */
@@ -530,7 +533,7 @@ public final class EntryBuffer {
   }
 
   private void checkSorted() {
-    if (!sorted) {
+    if (!isSorted()) {
       throw new IllegalStateException("entry buffer is not sorted: call sort() before source()");
     }
   }

@@ -211,6 +211,42 @@ class EntryBufferTest {
     }
   }
 
+  /**
+   * A cleared buffer starts its RID order afresh: entries whose RIDs lie below the last load's, or
+   * above 2^63 (compared unsigned), still pack in arrival order. A buffer of one entry is sorted
+   * without a sort, whether the entry came alone or as a run of one; two are not.
+   */
+  @Test
+  void aClearedBufferStartsItsRidOrderAfreshAndOneEntryIsSorted() {
+    SplittableRandom rnd = Seeds.random(seed);
+    EntryBuffer b = new EntryBuffer(1L << 20);
+    long[] firstRids = {1_000_000, 10, Long.MIN_VALUE + 5, 3};
+    for (int round = 0; round < firstRids.length; round++) {
+      b.clear();
+      assertThat(b.isSorted()).as("empty; " + repro).isTrue();
+      long rid = firstRids[round];
+      List<byte[]> in = new ArrayList<>();
+      for (int count : new int[] {1, 3, 40}) {
+        int at = b.reserveRun(count, 15);
+        for (int j = 0; j < count; j++) {
+          byte[] e = scanEntry(rnd, false, rid++);
+          System.arraycopy(e, 0, b.array(), at + 15 * j, 15);
+          in.add(e);
+        }
+        b.commitRun(count, 15);
+        assertThat(b.isSorted()).as("%d entries; %s", in.size(), repro).isEqualTo(in.size() == 1);
+      }
+      b.packInArrivalOrder();
+      assertThat(b.isPacked()).as("round %d: one length, growing RIDs; %s", round, repro).isTrue();
+      b.sort();
+      assertSameEntries(drain(b.source()), TestEntries.sorted(in), "round " + round + repro);
+    }
+    EntryBuffer one = new EntryBuffer(1L << 20);
+    one.add(scanEntry(rnd, false, 7));
+    assertThat(one.isSorted()).as("one entry added alone; " + repro).isTrue();
+    assertThat(drain(one.source())).hasSize(1);
+  }
+
   /** {@code u16 id || NOT NULL marker || int key || rid}, or with a NULL key: 11 bytes. */
   private static byte[] scanEntry(SplittableRandom rnd, boolean nullKey, long rid) {
     java.nio.ByteBuffer e = java.nio.ByteBuffer.allocate(nullKey ? 11 : 15).putShort((short) 7);
