@@ -276,7 +276,7 @@ final class ScanPhase {
       // branch for a page in an array, whose profile every other caller shares); read here, the
       // traps went.
       long address = pageStore.isDirectMemory() ? pageStore.addressForRead(base) : 0;
-      HeapPage.checkSlotArray(page, slots, pa.name());
+      HeapPage.checkSlotArray(page, slots, pa);
       makeRoom(slots);
       int live = 0;
       for (int s = 0; s < slots; s++) {

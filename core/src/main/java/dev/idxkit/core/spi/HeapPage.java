@@ -142,8 +142,7 @@ public final class HeapPage {
    * a live slot with {@link #checkBounds} before reading its record.
    */
   public static int slotWord(Page p, int slot) {
-    int w = p.getInt(slotAt(slot));
-    return LITTLE_ENDIAN ? w : (w << 16) | (w >>> 16);
+    return word(p.getInt(slotAt(slot)));
   }
 
   /**
@@ -151,18 +150,22 @@ public final class HeapPage {
    * #checkSlotArray} found within the page.
    */
   public static int slotWordAt(long pageAddress, int slot) {
-    int w = UnsafeMemory.MEMORY.readInt(pageAddress + slotAt(slot));
-    return LITTLE_ENDIAN ? w : (w << 16) | (w >>> 16);
+    return word(UnsafeMemory.MEMORY.readInt(pageAddress + slotAt(slot)));
+  }
+
+  /** A slot's two u16 fields read as one int, offset in the low half whatever the byte order. */
+  private static int word(int slotInt) {
+    return LITTLE_ENDIAN ? slotInt : (slotInt << 16) | (slotInt >>> 16);
   }
 
   /**
-   * Throws {@link CorruptPageException}, naming {@code file} and the page, unless a slot array of
-   * {@code slots} slots fits the page.
+   * Throws {@link CorruptPageException}, naming the file of {@code pages} and the page, unless a
+   * slot array of {@code slots} slots fits page {@code p}.
    */
-  public static void checkSlotArray(Page p, int slots, String file) {
+  public static void checkSlotArray(Page p, int slots, PageAccess pages) {
     if (slotEnd(slots) > p.size()) {
       throw new CorruptPageException(
-          Path.of(file),
+          Path.of(pages.name()),
           p.pageNo(),
           slots + " slots end at byte " + slotEnd(slots) + ", past the page's " + p.size());
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.CorruptPageException;
+import dev.idxkit.core.testing.MemoryPageAccess;
 import dev.idxkit.core.testing.Seeds;
 import java.util.Arrays;
 import java.util.Map;
@@ -246,7 +247,7 @@ class HeapPageTest {
     HeapPage.delete(page, 5);
     HeapPage.delete(page, 18);
     int slots = HeapPage.slotCount(page);
-    HeapPage.checkSlotArray(page, slots, "data.area");
+    HeapPage.checkSlotArray(page, slots, new MemoryPageAccess(pageSize));
     BytesStore<?, ?> copy = BytesStore.nativeStoreWithFixedCapacity(pageSize);
     try {
       copy.write(0, bytes(page), 0, pageSize);
@@ -265,9 +266,9 @@ class HeapPageTest {
       copy.releaseLast();
     }
     page.putU16(HeapPage.OFF_SLOTS, 1100);
-    assertThatThrownBy(() -> HeapPage.checkSlotArray(page, HeapPage.slotCount(page), "data.area"))
+    MemoryPageAccess pages = new MemoryPageAccess(pageSize); // named "memory"
+    assertThatThrownBy(() -> HeapPage.checkSlotArray(page, HeapPage.slotCount(page), pages))
         .isInstanceOf(CorruptPageException.class)
-        .hasMessage(
-            "corrupt page 9 in data.area: 1100 slots end at byte 4440, past the page's 4096");
+        .hasMessage("corrupt page 9 in memory: 1100 slots end at byte 4440, past the page's 4096");
   }
 }
