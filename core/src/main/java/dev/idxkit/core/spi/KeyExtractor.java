@@ -59,10 +59,11 @@ public final class KeyExtractor {
   /** Every column an ascending INT, DATE, BIGINT or TIMESTAMP: what {@link #extractAt} serves. */
   private final boolean extractsAtAddress;
 
-  // The first two key columns' record column, offset and width for extractAt, as fields: read from
-  // the arrays, column 1's range checks were hoisted by C2 out of the scan's loop over a page's
-  // records and, for a key of one column, failed there on entry - the loop's compiled code thrown
-  // away (a profile_predicate trap) and compiled again in every cold rebuild. -1 when absent.
+  // The first two key columns' record column, offset and width for extractAt, as fields. Read from
+  // the arrays, the scan's loop over a page's records hit a profile_predicate trap at its head in
+  // every cold rebuild (its compiled code thrown away and compiled again); likely column 1's range
+  // checks, hoisted by C2 and failing for a key of one column. With fields the trap went. -1 when
+  // absent.
   private final int column0;
   private final int where0;
   private final int width0;
