@@ -210,11 +210,17 @@ public final class Database implements AutoCloseable {
 
   /** Runs every consistency check; see {@link DatabaseCheck}. */
   public DatabaseCheck.Report check() {
-    return DatabaseCheck.run(this, DatabaseCheck.Options.all());
+    return check(DatabaseCheck.Options.all());
   }
 
   public DatabaseCheck.Report check(DatabaseCheck.Options options) {
-    return DatabaseCheck.run(this, options);
+    return check(options, DatabaseCheck.Listener.NONE);
+  }
+
+  /** {@link #check(DatabaseCheck.Options)}, telling {@code listener} how far it got. */
+  public DatabaseCheck.Report check(
+      DatabaseCheck.Options options, DatabaseCheck.Listener listener) {
+    return DatabaseCheck.run(this, options, listener);
   }
 
   @Override

@@ -89,11 +89,10 @@ public final class CheckCommand extends DbCommand {
       Set<String> t = tableNames(db, tables);
       Set<String> i = indexNames(db, indexes);
       try (Progress p = session.progress(progressOptions.mode(), err())) {
-        // One library call with no steps to report: the bar shows elapsed time.
-        p.start("check", -1, "pages");
-        r = db.check(new DatabaseCheck.Options(t, i, COLLECTED));
+        StepProgress steps = new StepProgress(p);
+        r = db.check(new DatabaseCheck.Options(t, i, COLLECTED), steps);
         session.guard().check();
-        p.done();
+        steps.end();
       }
     }
     if (json) {
@@ -170,6 +169,39 @@ public final class CheckCommand extends DbCommand {
     r.problems().forEach(problems::add);
     o.put("problemsTruncated", r.problems().size() >= COLLECTED);
     Json.printPretty(out(), o);
+  }
+
+  /**
+   * The check's steps (tables, indexes, page checksums) as the phases of a progress display, and
+   * Ctrl-C heard between two of its reports.
+   */
+  private final class StepProgress implements DatabaseCheck.Listener {
+    private final Progress progress;
+    private boolean open;
+
+    StepProgress(Progress progress) {
+      this.progress = progress;
+    }
+
+    @Override
+    public void step(String name, long total, String unit) {
+      end();
+      progress.start(name, total, unit);
+      open = true;
+    }
+
+    @Override
+    public void advanced(long n) {
+      progress.step(n);
+      session.guard().check();
+    }
+
+    void end() {
+      if (open) {
+        progress.done();
+        open = false;
+      }
+    }
   }
 
   static String plural(long n, String one) {

@@ -267,7 +267,12 @@ public final class BTree {
    * numbers) instead of throwing; see {@link TreeChecker}.
    */
   public TreeStats check(Consumer<String> problems) {
-    return check(pages, root, problems);
+    return check(problems, n -> {});
+  }
+
+  /** {@link #check(Consumer)}, telling {@code leafEntries} the entry count of each leaf checked. */
+  public TreeStats check(Consumer<String> problems, LongConsumer leafEntries) {
+    return new TreeChecker(pages, problems, leafEntries).run(root);
   }
 
   /**
@@ -275,7 +280,7 @@ public final class BTree {
    * is not a tree page is reported like any other page.
    */
   public static TreeStats check(PageAccess pages, long root, Consumer<String> problems) {
-    return new TreeChecker(pages, problems).run(root);
+    return new TreeChecker(pages, problems, n -> {}).run(root);
   }
 
   // ---- descent ----

@@ -11,12 +11,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Walks a whole tree and reports what is wrong with it, without throwing, for {@code idxkit check};
  * measures it on the way for {@code idxkit analyze}.
  *
- * <p>Call order: {@code new TreeChecker(pages, problems).run(root)} (through {@link BTree#check}).
+ * <p>Call order: {@code new TreeChecker(pages, problems, leafEntries).run(root)} (through {@link
+ * BTree#check}).
  *
  * <p>Steps: a depth-first walk from the root, left to right, carrying each child's key bounds from
  * its parent's separators ({@code [separator before it, separator after it)}). At every page it
@@ -56,6 +58,9 @@ final class TreeChecker {
   private long prevLeafRight;
   private byte[] prevLast;
 
+  // Told each leaf's entry count as it is checked: a long check's progress.
+  private final LongConsumer leafEntries;
+
   // Measurements.
   private long entries;
   private long entryBytes;
@@ -65,9 +70,10 @@ final class TreeChecker {
   private double fillSum;
   private long leaves;
 
-  TreeChecker(PageAccess pages, Consumer<String> problems) {
+  TreeChecker(PageAccess pages, Consumer<String> problems, LongConsumer leafEntries) {
     this.pages = pages;
     this.out = problems;
+    this.leafEntries = leafEntries;
     this.body = Node.bodySize(pages.pageSize());
     this.maxEntry = Node.maxEntryLength(pages.pageSize());
   }
@@ -282,6 +288,7 @@ final class TreeChecker {
     }
     fillSum += 100.0 * Node.usedBytes(p) / body;
     leaves++;
+    leafEntries.accept(n);
   }
 
   private void measure(Page p, int pfx, int off, int len) {

@@ -1,0 +1,142 @@
+package dev.idxkit.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.idxkit.core.spi.BulkWrite;
+import dev.idxkit.core.spi.Engine;
+import dev.idxkit.core.spi.IndexState;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link DatabaseCheck}'s comparison of an index with its table: an index made stale on purpose
+ * (inactive while rows change, then marked active again with its old tree) is found out, and each
+ * wrong entry is named; a check of the index alone finds the same; the listener hears every step
+ * and every unit of it.
+ */
+class DatabaseCheckTest {
+  @TempDir Path tmp;
+
+  private static final String DDL =
+      """
+      CREATE TABLE t (id BIGINT NOT NULL, grp INT, PRIMARY KEY (id));
+      CREATE INDEX t_grp ON t (grp);
+      """;
+
+  @Test
+  void aCleanDatabaseIsCleanAndTheListenerHearsEveryUnit() {
+    try (Database db = Database.create(tmp.resolve("db"))) {
+      db.execute(DDL);
+      insertRows(db, 0, 500);
+      Steps steps = new Steps();
+      DatabaseCheck.Report r = db.check(DatabaseCheck.Options.all(), steps);
+      assertThat(r.problems()).isEmpty();
+      assertThat(steps.names).containsExactly("check tables", "check indexes", "verify pages");
+      for (int i = 0; i < steps.names.size(); i++) {
+        assertThat(steps.done.get(i)).as(steps.names.get(i)).isEqualTo(steps.totals.get(i));
+      }
+      // The indexes step counts the entries of both indexes (one per row each) twice: the tree's
+      // check, then the walk.
+      assertThat(steps.totals.get(1)).isEqualTo(2_000);
+      assertThat(steps.totals.get(2)).isEqualTo(r.pagesVerified());
+    }
+  }
+
+  @Test
+  void anIndexLeftBehindByItsTableIsFoundAndItsWrongEntriesNamed() {
+    try (Database db = Database.create(tmp.resolve("db"))) {
+      db.execute(DDL);
+      insertRows(db, 0, 300);
+      Table t = db.table("t");
+      long moved = rid(db, 5);
+      long deleted = rid(db, 7);
+      setStatus(db, "t_grp", IndexStatus.INACTIVE);
+      try (Transaction tx = db.begin()) {
+        tx.update(t, moved, 5L, 99);
+        tx.insert(t, 1_000L, 3);
+        tx.insert(t, 1_001L, 4);
+        tx.delete(t, deleted); // last: no insert takes its slot
+        tx.commit();
+      }
+      setStatus(db, "t_grp", IndexStatus.ACTIVE);
+      long movedNow = rid(db, 5);
+
+      List<String> all = db.check().problems();
+      List<String> alone =
+          db.check(new DatabaseCheck.Options(Set.of(), Set.of("t_grp"), 100)).problems();
+
+      List<String> expected = new ArrayList<>();
+      if (movedNow == moved) {
+        expected.add(
+            "index t_grp: entry for row " + Rid.toString(moved) + " does not match the row's key");
+      } else {
+        expected.add("index t_grp: entry points at missing row " + Rid.toString(moved));
+      }
+      expected.add("index t_grp: entry points at missing row " + Rid.toString(deleted));
+      expected.add("index t_grp has 300 entries for 301 rows");
+      assertThat(all).containsExactlyInAnyOrderElementsOf(expected);
+      assertThat(alone).containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  @Test
+  void anIndexMissingOnlyAnEntryIsFound() {
+    try (Database db = Database.create(tmp.resolve("db"))) {
+      db.execute(DDL);
+      insertRows(db, 0, 50);
+      setStatus(db, "t_grp", IndexStatus.INACTIVE);
+      try (Transaction tx = db.begin()) {
+        tx.insert(db.table("t"), 77L, 1);
+        tx.commit();
+      }
+      setStatus(db, "t_grp", IndexStatus.ACTIVE);
+      assertThat(db.check().problems()).containsExactly("index t_grp has 50 entries for 51 rows");
+    }
+  }
+
+  private static void insertRows(Database db, int from, int to) {
+    try (Transaction tx = db.begin()) {
+      for (int i = from; i < to; i++) {
+        tx.insert(db.table("t"), (long) i, i % 10);
+      }
+      tx.commit();
+    }
+  }
+
+  private static long rid(Database db, long id) {
+    return db.index("t_pk").get(id).get(0).rid();
+  }
+
+  /** The index's status set in a bulk session; its tree is kept as it is. */
+  private static void setStatus(Database db, String index, IndexStatus status) {
+    int id = db.catalog().index(index).id();
+    try (BulkWrite bulk = Engine.of(db).beginBulk()) {
+      IndexState s = bulk.meta().index(id);
+      bulk.meta().index(id, new IndexState(s.root(), status));
+      bulk.publish();
+    }
+  }
+
+  /** What the listener heard: each step's name and total, and the units done in it. */
+  private static final class Steps implements DatabaseCheck.Listener {
+    final List<String> names = new ArrayList<>();
+    final List<Long> totals = new ArrayList<>();
+    final List<Long> done = new ArrayList<>();
+
+    @Override
+    public void step(String name, long total, String unit) {
+      names.add(name);
+      totals.add(total);
+      done.add(0L);
+    }
+
+    @Override
+    public void advanced(long n) {
+      done.set(done.size() - 1, done.get(done.size() - 1) + n);
+    }
+  }
+}
