@@ -31,6 +31,12 @@ final class EntryDigest {
     sum += hash(key, off, len, rid);
   }
 
+  /** Adds every entry of {@code other} (the sum of two digests is the digest of both sets). */
+  void add(EntryDigest other) {
+    count += other.count;
+    sum += other.sum;
+  }
+
   long count() {
     return count;
   }

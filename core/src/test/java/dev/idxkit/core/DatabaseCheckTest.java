@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.Engine;
 import dev.idxkit.core.spi.IndexState;
+import dev.idxkit.core.spi.PageRuns;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,6 +97,52 @@ class DatabaseCheckTest {
       setStatus(db, "t_grp", IndexStatus.ACTIVE);
       assertThat(db.check().problems()).containsExactly("index t_grp has 50 entries for 51 rows");
     }
+  }
+
+  @Test
+  void chunksCoverEveryPageOnceInOrder() {
+    // Pages 1-5, 10, 20-26: 13 pages, four at a time (a chunk may span runs).
+    PageRuns pages = PageRuns.EMPTY.addRun(1, 5).addRun(10, 1).addRun(20, 7);
+    assertThat(CheckRun.chunks(pages, 4))
+        .containsExactly(
+            new long[] {1, 4}, new long[] {5, 21}, new long[] {22, 25}, new long[] {26, 26});
+    assertThat(CheckRun.chunks(pages, 100)).containsExactly(new long[] {1, 26});
+    assertThat(CheckRun.chunks(PageRuns.EMPTY, 4)).isEmpty();
+  }
+
+  @Test
+  void manyThreadsOverSmallChunksReportWhatOneThreadDoes() {
+    try (Database db = Database.create(tmp.resolve("db"))) {
+      db.execute(DDL);
+      insertRows(db, 0, 3_000);
+      setStatus(db, "t_grp", IndexStatus.INACTIVE);
+      try (Transaction tx = db.begin()) {
+        Table t = db.table("t");
+        for (long id = 0; id < 3_000; id += 97) {
+          tx.update(t, rid(db, id), id, 42);
+        }
+        tx.commit();
+      }
+      setStatus(db, "t_grp", IndexStatus.ACTIVE);
+      DatabaseCheck.Report one = check(db, 1, 1_000);
+      DatabaseCheck.Report many = check(db, 4, 2);
+      assertThat(one.problems()).hasSize(3_000 / 97 + 1);
+      assertThat(many.problems()).isEqualTo(one.problems());
+      assertThat(many.tableRows()).isEqualTo(one.tableRows());
+      assertThat(many.pagesVerified()).isEqualTo(one.pagesVerified());
+      assertThat(many.indexes().keySet()).isEqualTo(one.indexes().keySet());
+    }
+  }
+
+  /** A full check on {@code threads} threads whose tasks take {@code chunkPages} pages each. */
+  private static DatabaseCheck.Report check(Database db, int threads, int chunkPages) {
+    var store = dev.idxkit.core.internal.Internals.store(db);
+    var options = new DatabaseCheck.Options(Set.of(), Set.of(), 1_000, threads);
+    return store.inspect(
+        free ->
+            new CheckRun(
+                    store, db.catalog(), options, free, DatabaseCheck.Listener.NONE, chunkPages)
+                .run());
   }
 
   private static void insertRows(Database db, int from, int to) {

@@ -9,6 +9,7 @@ import dev.idxkit.cli.output.Json;
 import dev.idxkit.cli.progress.Progress;
 import dev.idxkit.core.Database;
 import dev.idxkit.core.DatabaseCheck;
+import dev.idxkit.core.InvalidInputException;
 import dev.idxkit.core.TreeStats;
 import java.io.PrintWriter;
 import java.util.List;
@@ -75,6 +76,12 @@ public final class CheckCommand extends DbCommand {
   @Option(names = "--json", description = "Print one JSON document instead of text.")
   boolean json;
 
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Threads reading pages at once, 1..256 (default: CPUs, at most 8).")
+  Integer threads;
+
   @Mixin ProgressOptions progressOptions;
 
   CheckCommand(Session session) {
@@ -83,6 +90,9 @@ public final class CheckCommand extends DbCommand {
 
   @Override
   public Integer call() {
+    if (threads != null && (threads < 1 || threads > 256)) {
+      throw new InvalidInputException("--threads : " + threads + " (expected: 1..256)");
+    }
     DatabaseCheck.Report r;
     try (Database db = openReadOnly()) {
       // The check takes names as the catalog spells them (lower case).
@@ -90,7 +100,8 @@ public final class CheckCommand extends DbCommand {
       Set<String> i = indexNames(db, indexes);
       try (Progress p = session.progress(progressOptions.mode(), err())) {
         StepProgress steps = new StepProgress(p);
-        r = db.check(new DatabaseCheck.Options(t, i, COLLECTED), steps);
+        int n = threads == null ? 0 : threads;
+        r = db.check(new DatabaseCheck.Options(t, i, COLLECTED, n), steps);
         session.guard().check();
         steps.end();
       }
