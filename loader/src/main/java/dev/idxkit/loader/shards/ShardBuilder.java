@@ -234,7 +234,8 @@ public final class ShardBuilder implements AutoCloseable {
               .withSelection(new Selection(Set.of(), Set.of(), secondaries, false));
       new IndexRebuild(db, ro, "shard sort directory", RebuildListener.NONE).run();
     }
-    DatabaseCheck.Report report = db.check();
+    // One thread, as the rebuild above: a Spark task holds one core of its executor.
+    DatabaseCheck.Report report = db.check(new DatabaseCheck.Options(Set.of(), Set.of(), 100, 1));
     if (!report.clean()) {
       throw new IdxkitException(
           shardName
