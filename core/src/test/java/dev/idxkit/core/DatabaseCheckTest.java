@@ -1,6 +1,7 @@
 package dev.idxkit.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idxkit.core.spi.BulkWrite;
 import dev.idxkit.core.spi.Engine;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,15 +57,14 @@ class DatabaseCheckTest {
       Table t = db.table("t");
       long moved = rid(db, 5);
       long deleted = rid(db, 7);
-      setStatus(db, "t_grp", IndexStatus.INACTIVE);
-      try (Transaction tx = db.begin()) {
-        tx.update(t, moved, 5L, 99);
-        tx.insert(t, 1_000L, 3);
-        tx.insert(t, 1_001L, 4);
-        tx.delete(t, deleted); // last: no insert takes its slot
-        tx.commit();
-      }
-      setStatus(db, "t_grp", IndexStatus.ACTIVE);
+      behindIndex(
+          db,
+          tx -> {
+            tx.update(t, moved, 5L, 99);
+            tx.insert(t, 1_000L, 3);
+            tx.insert(t, 1_001L, 4);
+            tx.delete(t, deleted); // last: no insert takes its slot
+          });
       long movedNow = rid(db, 5);
 
       List<String> all = db.check().problems();
@@ -89,12 +90,7 @@ class DatabaseCheckTest {
     try (Database db = Database.create(tmp.resolve("db"))) {
       db.execute(DDL);
       insertRows(db, 0, 50);
-      setStatus(db, "t_grp", IndexStatus.INACTIVE);
-      try (Transaction tx = db.begin()) {
-        tx.insert(db.table("t"), 77L, 1);
-        tx.commit();
-      }
-      setStatus(db, "t_grp", IndexStatus.ACTIVE);
+      behindIndex(db, tx -> tx.insert(db.table("t"), 77L, 1));
       assertThat(db.check().problems()).containsExactly("index t_grp has 50 entries for 51 rows");
     }
   }
@@ -115,15 +111,13 @@ class DatabaseCheckTest {
     try (Database db = Database.create(tmp.resolve("db"))) {
       db.execute(DDL);
       insertRows(db, 0, 3_000);
-      setStatus(db, "t_grp", IndexStatus.INACTIVE);
-      try (Transaction tx = db.begin()) {
-        Table t = db.table("t");
-        for (long id = 0; id < 3_000; id += 97) {
-          tx.update(t, rid(db, id), id, 42);
-        }
-        tx.commit();
-      }
-      setStatus(db, "t_grp", IndexStatus.ACTIVE);
+      behindIndex(
+          db,
+          tx -> {
+            for (long id = 0; id < 3_000; id += 97) {
+              tx.update(db.table("t"), rid(db, id), id, 42);
+            }
+          });
       DatabaseCheck.Report one = check(db, 1, 1_000);
       DatabaseCheck.Report many = check(db, 4, 2);
       assertThat(one.problems()).hasSize(3_000 / 97 + 1);
@@ -134,15 +128,40 @@ class DatabaseCheckTest {
     }
   }
 
+  @Test
+  void aListenerThatThrowsStopsTheCheckAndTheDatabaseStaysUsable() {
+    try (Database db = Database.create(tmp.resolve("db"))) {
+      db.execute(DDL);
+      insertRows(db, 0, 3_000);
+      RuntimeException stop = new IllegalStateException("stop");
+      DatabaseCheck.Listener throwing =
+          new DatabaseCheck.Listener() {
+            @Override
+            public void step(String name, long total, String unit) {}
+
+            @Override
+            public void advanced(long n) {
+              throw stop;
+            }
+          };
+      assertThatThrownBy(() -> check(db, 4, 1, throwing)).isSameAs(stop);
+      // The run released the writer and its threads: the next write and check go through.
+      insertRows(db, 3_000, 3_010);
+      assertThat(db.check().problems()).isEmpty();
+    }
+  }
+
   /** A full check on {@code threads} threads whose tasks take {@code chunkPages} pages each. */
   private static DatabaseCheck.Report check(Database db, int threads, int chunkPages) {
+    return check(db, threads, chunkPages, DatabaseCheck.Listener.NONE);
+  }
+
+  private static DatabaseCheck.Report check(
+      Database db, int threads, int chunkPages, DatabaseCheck.Listener listener) {
     var store = dev.idxkit.core.internal.Internals.store(db);
     var options = new DatabaseCheck.Options(Set.of(), Set.of(), 1_000, threads);
     return store.inspect(
-        free ->
-            new CheckRun(
-                    store, db.catalog(), options, free, DatabaseCheck.Listener.NONE, chunkPages)
-                .run());
+        free -> new CheckRun(store, db.catalog(), options, free, listener, chunkPages).run());
   }
 
   private static void insertRows(Database db, int from, int to) {
@@ -156,6 +175,19 @@ class DatabaseCheckTest {
 
   private static long rid(Database db, long id) {
     return db.index("t_pk").get(id).get(0).rid();
+  }
+
+  /**
+   * Runs {@code changes} in a transaction that index t_grp does not see: inactive while they run,
+   * active again after with its tree as it was.
+   */
+  private static void behindIndex(Database db, Consumer<Transaction> changes) {
+    setStatus(db, "t_grp", IndexStatus.INACTIVE);
+    try (Transaction tx = db.begin()) {
+      changes.accept(tx);
+      tx.commit();
+    }
+    setStatus(db, "t_grp", IndexStatus.ACTIVE);
   }
 
   /** The index's status set in a bulk session; its tree is kept as it is. */
