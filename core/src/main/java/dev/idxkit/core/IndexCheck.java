@@ -4,6 +4,7 @@ import dev.idxkit.core.Catalog.IndexInfo;
 import dev.idxkit.core.Catalog.TableInfo;
 import dev.idxkit.core.internal.btree.BTree;
 import dev.idxkit.core.internal.btree.BufferedCursor;
+import dev.idxkit.core.internal.btree.ChangeBuffer;
 import dev.idxkit.core.spi.GrowableBytes;
 import dev.idxkit.core.spi.HeapPage;
 import dev.idxkit.core.spi.IndexState;
@@ -11,6 +12,9 @@ import dev.idxkit.core.spi.KeyExtractor;
 import dev.idxkit.core.spi.Overflow;
 import dev.idxkit.core.spi.Page;
 import dev.idxkit.core.spi.PageAccess;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,13 +24,17 @@ import net.openhft.chronicle.bytes.BytesStore;
 
 /**
  * One task of {@link DatabaseCheck}'s second step: an index. One to walk ({@code rows} is its
- * table's row digest) has its tree checked ({@link BTree#check}) and its pages claimed, then its
- * entries - the tree's with the committed change buffer laid over them, as readers see them -
- * walked into a digest that must equal the rows'. Only when they differ is it walked again with a
- * row lookup per entry, to name the wrong entries. Any other tree (inactive, or not asked for) only
- * has its pages claimed.
+ * table's row digest) has its tree checked ({@link BTree#check}) and its pages claimed, and its
+ * entries as readers see them go into a digest that must equal the rows': the tree's, digested by
+ * its check on the way, or, when its change buffer holds entries, the tree's with the buffer laid
+ * over them, walked after the check. Only when the digests differ is it walked again with a row
+ * lookup per entry, to name the wrong entries. Any other tree (inactive, or not asked for) only has
+ * its pages claimed.
  */
 final class IndexCheck implements Callable<IndexCheck.Result> {
+  private static final VarHandle BE_LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
   /** What the index's check found: its tree's figures (null when only claimed), its problems. */
   record Result(TreeStats stats, List<String> problems) {}
 
@@ -58,10 +66,22 @@ final class IndexCheck implements Callable<IndexCheck.Result> {
       return new Result(null, found);
     }
     TableInfo t = run.cat.table(ix.def().tableId());
-    TreeStats stats = tree.check(p -> run.add(found, owner + ": " + p), new LeafReports());
+    // With nothing in its change buffer, the tree's entries are the entries readers see: the
+    // tree's check digests them on its way, and no walk follows.
+    boolean buffered = hasBufferedChanges();
+    EntryDigest checked = new EntryDigest();
+    TreeStats stats =
+        tree.check(
+            p -> run.add(found, owner + ": " + p),
+            new LeafReports(buffered ? 1 : 2),
+            buffered ? null : (e, len) -> checked.add(e, 0, len - Rid.BYTES, rid(e, len)));
     claimPages(tree, owner);
     if (found.isEmpty()) { // the entries of a broken tree cannot be walked reliably
-      walk(tree, t);
+      if (buffered) {
+        walk(tree, t);
+      } else if (!checked.matches(rows)) {
+        findMismatches(tree, t);
+      }
     }
     // Entries held in the change buffer are not in the tree's check, and a broken tree is not
     // walked: the step still ends at its total.
@@ -93,6 +113,20 @@ final class IndexCheck implements Callable<IndexCheck.Result> {
     if (!entries.matches(rows)) {
       findMismatches(tree, t);
     }
+  }
+
+  private boolean hasBufferedChanges() {
+    for (ChangeBuffer b : run.store.committedView().buffered(ix.id())) {
+      if (!b.isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The RID in an entry's last 8 bytes, big-endian. */
+  private static long rid(byte[] e, int len) {
+    return (long) BE_LONG.get(e, len - Rid.BYTES);
   }
 
   private BufferedCursor cursor(BTree tree) {
@@ -179,13 +213,21 @@ final class IndexCheck implements Callable<IndexCheck.Result> {
     run.advance(n);
   }
 
-  /** Leaves' entry counts from the tree's check, passed on a batch at a time. */
+  /**
+   * Leaves' entry counts from the tree's check, passed on a batch at a time: {@code units} an entry
+   * (2 when the check digests the entries too, and no walk follows).
+   */
   private final class LeafReports implements LongConsumer {
+    private final int units;
     private long pending;
+
+    LeafReports(int units) {
+      this.units = units;
+    }
 
     @Override
     public void accept(long entries) {
-      pending += entries;
+      pending += units * entries;
       if (pending >= CheckRun.ENTRIES_PER_REPORT) {
         advance(pending);
         pending = 0;

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import java.util.function.ObjIntConsumer;
 import net.openhft.chronicle.bytes.BytesStore;
 
 /**
@@ -267,12 +268,17 @@ public final class BTree {
    * numbers) instead of throwing; see {@link TreeChecker}.
    */
   public TreeStats check(Consumer<String> problems) {
-    return check(problems, n -> {});
+    return check(problems, n -> {}, null);
   }
 
-  /** {@link #check(Consumer)}, telling {@code leafEntries} the entry count of each leaf checked. */
-  public TreeStats check(Consumer<String> problems, LongConsumer leafEntries) {
-    return new TreeChecker(pages, problems, leafEntries).run(root);
+  /**
+   * {@link #check(Consumer)}, telling {@code leafEntries} the entry count of each leaf checked and,
+   * when not null, {@code entries} each entry's bytes and length in key order (the array is reused
+   * for the next entry).
+   */
+  public TreeStats check(
+      Consumer<String> problems, LongConsumer leafEntries, ObjIntConsumer<byte[]> entries) {
+    return new TreeChecker(pages, problems, leafEntries, entries).run(root);
   }
 
   /**
@@ -280,7 +286,7 @@ public final class BTree {
    * is not a tree page is reported like any other page.
    */
   public static TreeStats check(PageAccess pages, long root, Consumer<String> problems) {
-    return new TreeChecker(pages, problems, n -> {}).run(root);
+    return new TreeChecker(pages, problems, n -> {}, null).run(root);
   }
 
   // ---- descent ----

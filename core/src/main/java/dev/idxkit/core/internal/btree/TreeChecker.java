@@ -12,13 +12,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import java.util.function.ObjIntConsumer;
 
 /**
  * Walks a whole tree and reports what is wrong with it, without throwing, for {@code idxkit check};
  * measures it on the way for {@code idxkit analyze}.
  *
- * <p>Call order: {@code new TreeChecker(pages, problems, leafEntries).run(root)} (through {@link
- * BTree#check}).
+ * <p>Call order: {@code new TreeChecker(pages, problems, leafEntries, entrySink).run(root)}
+ * (through {@link BTree#check}).
  *
  * <p>Steps: a depth-first walk from the root, left to right, carrying each child's key bounds from
  * its parent's separators ({@code [separator before it, separator after it)}). At every page it
@@ -60,6 +61,10 @@ final class TreeChecker {
 
   // Told each leaf's entry count as it is checked: a long check's progress.
   private final LongConsumer leafEntries;
+  // Given each entry's bytes (and length) in tree order, or null: a check's digest of the index
+  // without a second walk. The array is reused for the next entry.
+  private final ObjIntConsumer<byte[]> entrySink;
+  private byte[] entry = new byte[64];
 
   // Measurements.
   private long entries;
@@ -70,10 +75,15 @@ final class TreeChecker {
   private double fillSum;
   private long leaves;
 
-  TreeChecker(PageAccess pages, Consumer<String> problems, LongConsumer leafEntries) {
+  TreeChecker(
+      PageAccess pages,
+      Consumer<String> problems,
+      LongConsumer leafEntries,
+      ObjIntConsumer<byte[]> entrySink) {
     this.pages = pages;
     this.out = problems;
     this.leafEntries = leafEntries;
+    this.entrySink = entrySink;
     this.body = Node.bodySize(pages.pageSize());
     this.maxEntry = Node.maxEntryLength(pages.pageSize());
   }
@@ -260,6 +270,13 @@ final class TreeChecker {
         }
       }
       measure(p, pfx, off, len);
+      if (entrySink != null) {
+        if (entry.length < pfx + len) {
+          entry = new byte[Math.max(pfx + len, 2 * entry.length)];
+        }
+        Keys.copyKey(p, pfx, off, len, entry, 0);
+        entrySink.accept(entry, pfx + len);
+      }
     }
     if (n > 0) {
       checkBounds(no, p, 0, lo, hi, from, "entry");
