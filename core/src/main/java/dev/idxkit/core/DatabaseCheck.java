@@ -15,13 +15,14 @@ import java.util.Set;
  * read, its slots checked and every record decoded, overflow chains followed; the live count must
  * equal the table's row count. On the way, each row's key for every index to be checked goes into
  * that index's digest of rows ({@link EntryDigest}: a count and a sum of hashes of key and RID).
- * (2) every active index is walked by {@link BTree#check} for its invariants, then entry by entry
- * into a digest of entries, which must equal the digest of its table's rows: one entry per row,
- * with the row's key and RID. Only when they differ is the index walked again, looking up the row
- * of every entry (a random read each), to say which entries are wrong. (3) page accounting per
- * area: no page is used twice, free pages are below the high-water mark and unused, and every page
- * below it is either used or free (a page in neither leaked). (4) every used page is re-read and
- * its checksum verified against the bytes on disk now.
+ * (2) every active index is walked by {@link BTree#check} for its invariants, its entries going
+ * into a digest of entries on the way (or, when its change buffer holds entries, in a walk after
+ * it, with the buffer laid over the tree), which must equal the digest of its table's rows: one
+ * entry per row, with the row's key and RID. Only when they differ is the index walked again,
+ * looking up the row of every entry (a random read each), to say which entries are wrong. (3) page
+ * accounting per area: no page is used twice, free pages are below the high-water mark and unused,
+ * and every page below it is either used or free (a page in neither leaked). (4) every used page is
+ * re-read and its checksum verified against the bytes on disk now.
  *
  * <p>Steps 1, 2 and 4 run on {@link Options#threadCount()} threads ({@link CheckRun}). Problems are
  * collected, not thrown, up to {@code maxProblems}; a report is clean when there are none. A {@link
