@@ -74,7 +74,7 @@ final class IndexCheck implements Callable<IndexCheck.Result> {
         tree.check(
             p -> run.add(found, owner + ": " + p),
             new LeafReports(buffered ? 1 : 2),
-            buffered ? null : (e, len) -> checked.add(e, 0, len - Rid.BYTES, rid(e, len)));
+            buffered ? null : (e, len) -> digest(checked, e, len));
     claimPages(tree, owner);
     if (found.isEmpty()) { // the entries of a broken tree cannot be walked reliably
       if (buffered) {
@@ -124,9 +124,13 @@ final class IndexCheck implements Callable<IndexCheck.Result> {
     return false;
   }
 
-  /** The RID in an entry's last 8 bytes, big-endian. */
-  private static long rid(byte[] e, int len) {
-    return (long) BE_LONG.get(e, len - Rid.BYTES);
+  /** Adds an entry of the tree's check to {@code digest}: its key, and its last 8 bytes as RID. */
+  private void digest(EntryDigest digest, byte[] e, int len) {
+    if (len < Rid.BYTES) { // a damaged page: the check stops at this tree's problems
+      run.add(found, "index " + ix.name() + ": an entry of " + len + " bytes, shorter than a RID");
+      return;
+    }
+    digest.add(e, 0, len - Rid.BYTES, (long) BE_LONG.get(e, len - Rid.BYTES));
   }
 
   private BufferedCursor cursor(BTree tree) {
