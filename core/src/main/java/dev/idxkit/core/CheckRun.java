@@ -58,7 +58,12 @@ final class CheckRun {
   private final DatabaseCheck.Listener listener;
   private final List<String> problems = new ArrayList<>();
   private final Map<Integer, BitSet> used = new LinkedHashMap<>();
-  private final Map<Integer, Map<Long, String>> owners = new HashMap<>();
+  // Who uses each page, for the messages of a page used twice or used and free: per area, an
+  // owner number per page below its high-water mark (4 bytes a page, where a map of boxed pages
+  // took some 60), numbers into ownerNames.
+  private final Map<Integer, int[]> owners = new HashMap<>();
+  private final List<String> ownerNames = new ArrayList<>();
+  private final Map<String, Integer> ownerNumbers = new HashMap<>();
   private final int chunkPages;
   private final AtomicLong done = new AtomicLong();
   private long told;
@@ -210,12 +215,7 @@ final class CheckRun {
               problem("free page " + p + " of area " + area + " is past its high-water mark");
             } else if (u.get((int) p)) {
               problem(
-                  "page "
-                      + p
-                      + " of area "
-                      + area
-                      + " is free and in use by "
-                      + owners.get(area).get(p));
+                  "page " + p + " of area " + area + " is free and in use by " + ownerOf(area, p));
             }
             f.set((int) p);
           });
@@ -323,13 +323,25 @@ final class CheckRun {
     BitSet b = used.computeIfAbsent(area, a -> new BitSet());
     int i = Math.toIntExact(page);
     if (b.get(i)) {
-      String other = owners.getOrDefault(area, Map.of()).get(page);
+      String other = ownerOf(area, page);
       add(found, "page " + page + " of area " + area + " is used by " + owner + " and " + other);
       return false;
     }
     b.set(i);
-    owners.computeIfAbsent(area, a -> new HashMap<>()).put(page, owner);
+    int number =
+        ownerNumbers.computeIfAbsent(
+            owner,
+            o -> {
+              ownerNames.add(o);
+              return ownerNames.size() - 1;
+            });
+    owners.computeIfAbsent(area, a -> new int[Math.toIntExact(meta.hwm(a))])[i] = number;
     return true;
+  }
+
+  /** Who claimed {@code page} of {@code area} (claimed already). */
+  private String ownerOf(int area, long page) {
+    return ownerNames.get(owners.get(area)[Math.toIntExact(page)]);
   }
 
   /** A task's {@code n} more units done; throws when the run stops (a failure, Ctrl-C). */

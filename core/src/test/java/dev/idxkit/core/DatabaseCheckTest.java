@@ -124,6 +124,23 @@ class DatabaseCheckTest {
   }
 
   @Test
+  void aPageBothFreeAndInUseNamesItsOwner() {
+    try (Database db = Database.create(tmp.resolve("db"))) {
+      db.execute(DDL);
+      insertRows(db, 0, 2_000);
+      var table = db.catalog().table("t");
+      long page = Engine.of(db).meta().table(table.id()).pages().last();
+      try (BulkWrite bulk = Engine.of(db).beginBulk()) {
+        bulk.freePage(table.area(), page); // freed, yet the table still lists it
+        bulk.publish();
+      }
+      assertThat(db.check().problems())
+          .containsExactly(
+              "page " + page + " of area " + table.area() + " is free and in use by table t");
+    }
+  }
+
+  @Test
   void chunksCoverEveryPageOnceInOrder() {
     // Pages 1-5, 10, 20-26: 13 pages, four at a time (a chunk may span runs).
     PageRuns pages = PageRuns.EMPTY.addRun(1, 5).addRun(10, 1).addRun(20, 7);
