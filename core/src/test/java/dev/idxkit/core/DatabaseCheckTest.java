@@ -102,13 +102,7 @@ class DatabaseCheckTest {
     try (Database db = Database.create(dir)) {
       db.execute(DDL);
       insertRows(db, 0, 200);
-      behindIndex(
-          db,
-          tx -> {
-            for (long id = 3; id < 200; id += 50) {
-              tx.update(db.table("t"), rid(db, id), id, 42);
-            }
-          });
+      regroupBehindIndex(db, 3, 200, 50);
       // Rows inserted with the index active again: their entries wait in its change buffer, and
       // the check walks the tree with the buffer laid over it.
       insertRows(db, 1_000, 1_010);
@@ -156,13 +150,7 @@ class DatabaseCheckTest {
     try (Database db = Database.create(tmp.resolve("db"))) {
       db.execute(DDL);
       insertRows(db, 0, 3_000);
-      behindIndex(
-          db,
-          tx -> {
-            for (long id = 0; id < 3_000; id += 97) {
-              tx.update(db.table("t"), rid(db, id), id, 42);
-            }
-          });
+      regroupBehindIndex(db, 0, 3_000, 97);
       DatabaseCheck.Report one = check(db, 1, 1_000);
       DatabaseCheck.Report many = check(db, 4, 2);
       assertThat(one.problems()).hasSize(3_000 / 97 + 1);
@@ -233,6 +221,19 @@ class DatabaseCheckTest {
       tx.commit();
     }
     setStatus(db, "t_grp", IndexStatus.ACTIVE);
+  }
+
+  /**
+   * Rows {@code from}, {@code from + step}, ... below {@code to} moved to group 42 behind t_grp.
+   */
+  private static void regroupBehindIndex(Database db, long from, long to, long step) {
+    behindIndex(
+        db,
+        tx -> {
+          for (long id = from; id < to; id += step) {
+            tx.update(db.table("t"), rid(db, id), id, 42);
+          }
+        });
   }
 
   /** The index's status set in a bulk session; its tree is kept as it is. */
