@@ -128,18 +128,20 @@ final class CheckRun {
   private Map<Integer, EntryDigest> checkTables(ExecutorService workers, Map<String, Long> rows) {
     long heapPages = 0;
     List<HeapCheck> tasks = new ArrayList<>();
+    // One digest per index to walk, even of a table without pages; its chunks' digests add up.
+    Map<Integer, EntryDigest> digests = new HashMap<>();
     for (TableInfo t : cat.tables()) {
       PageRuns pages = meta.table(t.id()).pages();
       heapPages += pages.pageCount();
-      boolean checked = options.wantsTable(t.name()) || options.everything();
+      boolean checked = options.wantsTable(t.name());
       List<IndexInfo> walked = walkedIndexes(t);
+      walked.forEach(ix -> digests.put(ix.id(), new EntryDigest()));
       for (long[] chunk : chunks(pages, chunkPages)) {
         tasks.add(new HeapCheck(this, t, checked, walked, chunk[0], chunk[1]));
       }
     }
     step("check tables", heapPages, "pages");
     List<HeapCheck.Result> results = runAll(workers, tasks);
-    Map<Integer, EntryDigest> digests = new HashMap<>();
     Map<Integer, Long> live = new HashMap<>();
     for (int i = 0; i < tasks.size(); i++) {
       HeapCheck task = tasks.get(i);
@@ -147,15 +149,11 @@ final class CheckRun {
       addProblems(r.problems());
       live.merge(task.table().id(), r.live(), Long::sum);
       for (int j = 0; j < task.walked().size(); j++) {
-        digests.computeIfAbsent(task.walked().get(j).id(), id -> new EntryDigest());
         digests.get(task.walked().get(j).id()).add(r.digests()[j]);
       }
     }
     for (TableInfo t : cat.tables()) {
-      for (IndexInfo ix : walkedIndexes(t)) {
-        digests.putIfAbsent(ix.id(), new EntryDigest()); // a table without pages
-      }
-      if (options.wantsTable(t.name()) || options.everything()) {
+      if (options.wantsTable(t.name())) {
         long n = live.getOrDefault(t.id(), 0L);
         long expected = meta.table(t.id()).rows();
         if (n != expected) {

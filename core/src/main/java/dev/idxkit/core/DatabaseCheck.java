@@ -59,6 +59,7 @@ public final class DatabaseCheck {
           : Math.min(MAX_AUTO_THREADS, Runtime.getRuntime().availableProcessors());
     }
 
+    /** Whether the table is checked itself (every table when nothing is named). */
     boolean wantsTable(String name) {
       return tables.isEmpty() && indexes.isEmpty() || tables.contains(name);
     }
